@@ -1,0 +1,73 @@
+"""Haferl: score keeping and settle-up for Tarock played with real cards.
+
+`create_app` is the application factory: defaults, then `instance/config.py` if present,
+then `SCORER_*` environment variables, then the test mapping.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from scorer.extensions import csrf, db, migrate
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_path=str(PROJECT_ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'haferl.sqlite3'}",
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    database_url = os.environ.get("SCORER_DATABASE_URL")
+    if database_url:
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    app.config.from_prefixed_env("SCORER")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = _driver_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
+    csrf.init_app(app)
+
+    from scorer import api, web
+
+    app.register_blueprint(api.bp)
+    web.init_app(app)
+    return app
+
+
+def _driver_url(url: str) -> str:
+    """PostgreSQL URLs use psycopg 3 (the driver the project installs)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret key generated on first run and kept in the instance folder (never committed)."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

@@ -1,0 +1,7 @@
+"""The JSON API (v1): the same application as the pages, for scripts. See API.md."""
+
+from flask import Blueprint
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+from scorer.api import errors, routes  # noqa: E402,F401

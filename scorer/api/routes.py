@@ -1,0 +1,72 @@
+"""API routes: the games catalogue and scoring one hand (sessions live in sessions.py)."""
+
+from __future__ import annotations
+
+from flask import jsonify
+
+from scorer.api import bp
+from scorer.api.schema import json_body, parse_hand, parse_players, score_to_json
+from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain.model import POT
+from scorer.domain.scoring import Rules
+from scorer.extensions import csrf
+
+csrf.exempt(bp)
+
+
+@bp.get("/games")
+def games():
+    """Every game with its contracts, player counts and payment systems with parameters."""
+    return jsonify([game_to_json(game) for game in GAMES.values()])
+
+
+def game_to_json(game) -> dict:
+    systems = []
+    for system_id in game.systems:
+        system = SYSTEMS[system_id]
+        params = game.all_params(system)
+        systems.append(
+            {
+                "id": system.id,
+                "name": system.name,
+                "description": system.description,
+                "params": {p.name: p.to_json(p.default) for p in params},
+                "param_info": [
+                    {
+                        "name": p.name,
+                        "kind": p.kind,
+                        "default": p.to_json(p.default),
+                        "help": p.help,
+                        **({"choices": list(p.choices)} if p.choices else {}),
+                    }
+                    for p in params
+                ],
+            }
+        )
+    return {
+        "id": game.id,
+        "name": game.name,
+        "description": game.description,
+        "players": list(game.players),
+        "contracts": list(game.contracts),
+        "total_points": game.total,
+        "target": game.target,
+        "bids": game.bids,
+        "systems": systems,
+    }
+
+
+@bp.post("/score")
+def score():
+    """Score one hand and store nothing."""
+    data = json_body()
+    rules = Rules.build(data.get("game"), data.get("system"), data.get("params"))
+    players = parse_players(data.get("players"))
+    pot_cents = data.get("pot_cents")
+    if pot_cents is not None and (
+        not isinstance(pot_cents, int) or isinstance(pot_cents, bool) or pot_cents < 0
+    ):
+        raise RuleError.one("pot_cents", "must be a whole number of cents ≥ 0, or null")
+    hand = parse_hand(data.get("hand"), rules.game)
+    result = rules.score(players, hand, pot_cents=pot_cents)
+    return jsonify(score_to_json(result, [*players, POT]))

@@ -1,0 +1,67 @@
+"""Card points: counting a Bavarian pile (0..120), counting a Tarock pile in threes
+(0..70), and the declarer's points from the defenders'."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from scorer.domain.model import RuleError
+
+BAVARIAN_VALUES = {"aces": 11, "tens": 10, "kings": 4, "obers": 3, "unters": 2}
+"""Ace 11, Ten 10, King 4, Ober 3, Unter 2; 9-8-7-6 nothing. Four of each in the pack."""
+
+TAROCK_VALUES = {"honours_kings": 5, "queens": 4, "cavaliers": 3, "jacks": 2}
+"""Kings and the three honours 5, Queens 4, Cavaliers 3, Jacks 2, every other card 1."""
+TAROCK_MAX = {"honours_kings": 7, "queens": 4, "cavaliers": 4, "jacks": 4}
+TAROCK_CARDS = 54
+
+
+def bavarian_points(counts: dict[str, int]) -> int:
+    """Points of a pile from the counts of Aces, Tens, Kings, Obers and Unters in it."""
+    errors = {}
+    for name in counts:
+        if name not in BAVARIAN_VALUES:
+            errors[name] = ["not a counting card"]
+    for name in BAVARIAN_VALUES:
+        n = counts.get(name, 0)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 4:
+            errors[name] = ["must be 0..4"]
+    if errors:
+        raise RuleError(errors)
+    return sum(BAVARIAN_VALUES[name] * counts.get(name, 0) for name in BAVARIAN_VALUES)
+
+
+def tarock_points(counts: dict[str, int], cards: int) -> int:
+    """Points of a pile counted in threes: sum of card values − ⅔ per card, rounded to
+    the nearest whole point (the fraction is always ⅓ or ⅔)."""
+    errors = {}
+    for name in counts:
+        if name not in TAROCK_VALUES:
+            errors[name] = ["not a counting card"]
+    for name, top in TAROCK_MAX.items():
+        n = counts.get(name, 0)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= top:
+            errors[name] = [f"must be 0..{top}"]
+    if errors:
+        raise RuleError(errors)
+    counted = sum(counts.get(name, 0) for name in TAROCK_VALUES)
+    if (
+        not isinstance(cards, int)
+        or isinstance(cards, bool)
+        or not counted <= cards <= TAROCK_CARDS
+    ):
+        raise RuleError.one(
+            "cards", f"must be {counted}..{TAROCK_CARDS}: every card won, the counted ones included"
+        )
+    value = sum(TAROCK_VALUES[name] * counts.get(name, 0) for name in TAROCK_VALUES)
+    value += cards - counted  # every other card counts 1
+    exact = value - Fraction(2, 3) * cards
+    return math.floor(exact + Fraction(1, 2))
+
+
+def declarer_points(defender_points: int, total: int) -> int:
+    """The declarer's points when the defenders' points are entered instead."""
+    if not 0 <= defender_points <= total:
+        raise RuleError.one("defender_points", f"must be 0..{total}")
+    return total - defender_points

@@ -1,0 +1,85 @@
+"""The facts of one hand and what scoring it produces: postings and explanation lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+POT = "pot"
+"""The account name of the shared pot (Haferl, Kasse) in postings and nets."""
+
+Result = Literal["won", "lost", "draw"]
+Side = Literal["declarer", "defenders"]
+
+
+class RuleError(ValueError):
+    """A hand, a parameter or a request breaks a rule; `fields` maps field name → messages."""
+
+    def __init__(self, fields: dict[str, list[str]]):
+        self.fields = fields
+        super().__init__("; ".join(f"{k}: {', '.join(v)}" for k, v in fields.items()))
+
+    @classmethod
+    def one(cls, field_name: str, message: str) -> RuleError:
+        return cls({field_name: [message]})
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A Tapp Tarock or Strohmandeln bonus as entered: whose it is, announced, made."""
+
+    id: str
+    side: Side = "declarer"
+    announced: bool = False
+    made: bool = True
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand as the players enter it. `points` are the declarer's card points."""
+
+    declarer: str
+    contract: str
+    trump: str | None = None
+    bid: int | Literal["durch"] = 61
+    points: int | None = None
+    all_tricks: bool = False
+    no_tricks: bool = False
+    doublings: int = 0
+    bonuses: tuple[Bonus, ...] = ()
+    dealer: str | None = None
+
+
+@dataclass(frozen=True)
+class Posting:
+    """`cents` (> 0) move from one account to another: a player or the pot."""
+
+    from_account: str
+    to_account: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the explanation: why the hand pays what it pays."""
+
+    text: str
+    units: int | None = None
+    cents: int | None = None
+
+
+@dataclass(frozen=True)
+class Score:
+    """The outcome of one hand: result (declarer's view), postings and explanation."""
+
+    result: Result
+    postings: tuple[Posting, ...]
+    explanation: tuple[Line, ...] = field(default=())
+
+    def net(self, accounts: list[str] | tuple[str, ...]) -> dict[str, int]:
+        """Each account's gain (+) or loss (−) in cents; `accounts` fixes the key order."""
+        net = {name: 0 for name in accounts}
+        for p in self.postings:
+            net[p.from_account] = net.get(p.from_account, 0) - p.cents
+            net[p.to_account] = net.get(p.to_account, 0) + p.cents
+        return net

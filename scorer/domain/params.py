@@ -1,0 +1,116 @@
+"""Parameters of games and payment systems: declaration, defaults and parsing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from scorer.domain.model import RuleError
+
+ParamKind = Literal["cents", "int", "rate", "bool", "choice"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One setting a table can change, with its default and a one-line help text.
+
+    `cents` and `int` are whole numbers, `rate` an exact decimal (0.5), `bool` a switch,
+    `choice` one of `choices`. A default of `None` means "derived", as the help says.
+    """
+
+    name: str
+    default: Any
+    help: str
+    kind: ParamKind = "cents"
+    choices: tuple[str, ...] = ()
+    minimum: int | None = 0
+    maximum: int | None = None
+
+    def parse(self, value: Any) -> Any:
+        """Turn a JSON or form value into the parameter's Python value, or raise ValueError."""
+        if value is None and self.default is None:
+            return None
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise ValueError("must be true or false")
+        if self.kind == "choice":
+            if value in self.choices:
+                return value
+            raise ValueError("must be one of " + ", ".join(self.choices))
+        if self.kind == "rate":
+            if isinstance(value, bool) or not isinstance(value, int | float | str):
+                raise ValueError("must be a decimal number")
+            try:
+                rate = Fraction(str(value))
+            except (ValueError, ZeroDivisionError):
+                raise ValueError("must be a decimal number") from None
+            if rate < 0 or rate > 1000:
+                raise ValueError("must be between 0 and 1000")
+            return rate
+        # cents / int
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("must be a whole number")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"must be at least {self.minimum}")
+        top = self.maximum if self.maximum is not None else 10_000_000
+        if value > top:
+            raise ValueError(f"must be at most {top}")
+        return value
+
+    def to_json(self, value: Any) -> Any:
+        """The JSON form of a parsed value: rates become decimal numbers."""
+        if isinstance(value, Fraction):
+            return int(value) if value.denominator == 1 else float(value)
+        return value
+
+
+def resolve(params: Iterable[Param], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults overridden by `given`; unknown names and bad values raise RuleError."""
+    declared = {p.name: p for p in params}
+    errors: dict[str, list[str]] = {}
+    values = {name: p.default for name, p in declared.items()}
+    for name, raw in (given or {}).items():
+        param = declared.get(name)
+        if param is None:
+            errors[f"params.{name}"] = ["unknown parameter for this game and payment system"]
+            continue
+        try:
+            values[name] = param.parse(raw)
+        except ValueError as exc:
+            errors[f"params.{name}"] = [str(exc)]
+    if errors:
+        raise RuleError(errors)
+    return values
+
+
+def common_tie(default: str) -> Param:
+    return Param(
+        "tie",
+        default,
+        "what 60–60 means: 'draw' (nothing paid) or 'loss' for the declarer",
+        kind="choice",
+        choices=("draw", "loss"),
+    )
+
+
+def pot_params(stake: int) -> tuple[Param, ...]:
+    """The parameters every system with a pot shares."""
+    return (
+        Param(
+            "stake_cents",
+            stake,
+            "what each player pays into the pot when a round starts",
+            minimum=1,
+        ),
+        Param("refill", True, "when the pot is empty, everyone pays the stake again", "bool"),
+        Param(
+            "pot_at_end",
+            "split",
+            "what is left in the pot at the end: 'split' equally or 'keep' for the next evening",
+            "choice",
+            choices=("split", "keep"),
+        ),
+    )

@@ -1,0 +1,57 @@
+"""Building blocks the payment systems share: who pays whom, and the outcome words."""
+
+from __future__ import annotations
+
+from scorer.domain.model import POT, Posting, Result
+from scorer.domain.registry import Deal
+
+
+def posting(from_account: str, to_account: str, cents: int) -> list[Posting]:
+    """One posting, or none for a zero amount (postings always carry cents > 0)."""
+    if cents < 0:
+        raise ValueError("a posting carries a positive amount")
+    return [Posting(from_account, to_account, cents)] if cents else []
+
+
+def each_defender_pays(deal: Deal, cents: int) -> list[Posting]:
+    return [p for d in deal.defenders for p in posting(d, deal.declarer, cents)]
+
+
+def declarer_pays_each(deal: Deal, cents: int) -> list[Posting]:
+    return [p for d in deal.defenders for p in posting(deal.declarer, d, cents)]
+
+
+def direct(deal: Deal, cents: int, won: bool) -> list[Posting]:
+    """Paid between the players, no pot: each defender pays (won) or is paid (lost)."""
+    return each_defender_pays(deal, cents) if won else declarer_pays_each(deal, cents)
+
+
+def pot_pays_declarer(deal: Deal, cents: int) -> list[Posting]:
+    return posting(POT, deal.declarer, cents)
+
+
+def lost_half_from_pot(deal: Deal, cents: int) -> list[Posting]:
+    """ "One defender is paid by the declarer, the other takes the same from the pot."
+
+    The balances are the same whichever defender is which: each defender +c, declarer −c,
+    pot −c.
+    """
+    first, second = deal.defenders
+    return posting(deal.declarer, first, cents) + posting(POT, second, cents)
+
+
+def outcome(deal: Deal, tie: str = "loss") -> Result:
+    """Won, lost or draw for a points contract; 60–60 (target 61 of 120) follows `tie`."""
+    points, target = deal.points, deal.target
+    if deal.hand.bid == "durch":
+        return "won" if deal.hand.all_tricks else "lost"
+    if points >= target:
+        return "won"
+    if tie == "draw" and 2 * points == deal.game.total and target == deal.game.total // 2 + 1:
+        return "draw"
+    return "lost"
+
+
+def schneider(deal: Deal, won: bool) -> bool:
+    """Schneider: the declarer took ≥ 91 (won) or ≤ 29 (lost) of 120."""
+    return deal.points >= 91 if won else deal.points <= 29

@@ -1,0 +1,132 @@
+"""The one registry of games and payment systems that the API and the pages read.
+
+A game module calls `register_game`, a payment system module `register_system`; nothing
+else in the app lists games or systems by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scorer.domain.model import RuleError
+from scorer.domain.params import Param
+
+if TYPE_CHECKING:
+    from scorer.domain.model import Hand, Line, Posting, Result
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A hand ready to be paid: validated facts, resolved parameters and the seats."""
+
+    game: Game
+    params: Mapping[str, Any]
+    hand: Hand
+    defenders: tuple[str, ...]
+
+    @property
+    def declarer(self) -> str:
+        return self.hand.declarer
+
+    @property
+    def points(self) -> int:
+        return self.hand.points if self.hand.points is not None else 0
+
+    @property
+    def target(self) -> int:
+        """The points the declarer needs: the bid where there is one."""
+        bid = self.hand.bid
+        if bid == "durch":
+            return self.game.total
+        return max(self.game.target, bid)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a payment system says a hand pays, before Kontra doublings and the pot cap."""
+
+    result: Result
+    postings: list[Posting]
+    explanation: list[Line]
+
+
+@dataclass(frozen=True)
+class System:
+    """A payment system: how a hand's outcome turns into money."""
+
+    id: str
+    name: str
+    params: tuple[Param, ...]
+    pay: Callable[[Deal], Draft]
+    has_pot: Callable[[Mapping[str, Any]], bool] = lambda params: False
+    durch_bid: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: its contracts, players, points and the payment systems it is played with."""
+
+    id: str
+    name: str
+    players: tuple[int, ...]
+    active: int
+    contracts: Mapping[str, str]
+    total: int
+    target: int
+    systems: tuple[str, ...]
+    validate: Callable[[Game, System, Hand, Mapping[str, Any]], dict[str, list[str]]]
+    params: tuple[Param, ...] = ()
+    clockwise: bool = True
+    bids: bool = False
+    doublings: bool = True
+    trump_required: bool = False
+    description: str = ""
+    bonus_ids: Callable[[str, Mapping[str, Any]], tuple[str, ...]] = field(
+        default=lambda system_id, params: ()
+    )
+
+    def all_params(self, system: System) -> tuple[Param, ...]:
+        """The parameters a table of this game and system can set: the system's, then the
+        game's."""
+        return system.params + self.params
+
+
+GAMES: dict[str, Game] = {}
+SYSTEMS: dict[str, System] = {}
+
+
+def register_game(game: Game) -> Game:
+    if game.id in GAMES:
+        raise ValueError(f"game {game.id} registered twice")
+    GAMES[game.id] = game
+    return game
+
+
+def register_system(system: System) -> System:
+    if system.id in SYSTEMS:
+        raise ValueError(f"payment system {system.id} registered twice")
+    SYSTEMS[system.id] = system
+    return system
+
+
+def get_game(game_id: Any) -> Game:
+    game = GAMES.get(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        raise RuleError.one("game", "unknown game; see GET /api/v1/games")
+    return game
+
+
+def get_system(game: Game, system_id: Any) -> System:
+    system = SYSTEMS.get(system_id) if isinstance(system_id, str) else None
+    if system is None:
+        raise RuleError.one("system", "unknown payment system")
+    if system.id not in game.systems:
+        raise RuleError.one(
+            "system",
+            f"'{system.id}' is not a payment system of {game.name}; "
+            f"choose one of: {', '.join(game.systems)}",
+        )
+    return system

@@ -1,0 +1,203 @@
+"""Scoring one hand: validate the facts, let the payment system pay, then apply Kontra/Re
+doublings, the doubling after a draw and the pot cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scorer.domain.model import POT, Hand, Line, Posting, RuleError, Score
+from scorer.domain.params import resolve
+from scorer.domain.registry import Deal, Draft, Game, System, get_game, get_system
+
+SUITS = ("eichel", "gras", "herz", "schellen")
+CALLS = ("Kontra", "Re", "Supp", "Resupp", "Hirsch")
+BIDS = tuple(range(61, 117, 5))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game, a payment system and the table's resolved parameters: what a table plays."""
+
+    game: Game
+    system: System
+    params: Mapping[str, Any]
+
+    @classmethod
+    def build(cls, game_id: Any, system_id: Any, params: Mapping[str, Any] | None) -> Rules:
+        game = get_game(game_id)
+        system = get_system(game, system_id)
+        if params is not None and not isinstance(params, Mapping):
+            raise RuleError.one("params", "must be an object of parameter names and values")
+        return cls(game, system, resolve(game.all_params(system), params))
+
+    @property
+    def has_pot(self) -> bool:
+        return self.system.has_pot(self.params)
+
+    def score(
+        self,
+        players: Sequence[str],
+        hand: Hand,
+        pot_cents: int | None = None,
+        factor: int = 1,
+    ) -> Score:
+        """Score `hand` among the active `players`.
+
+        `pot_cents` is what the pot holds (None: no cap); `factor` multiplies the hand's
+        value (Strohmandeln's doubling after a draw).
+        """
+        deal = self.deal(players, hand)
+        draft = self._burden_shifted(deal) or self.system.pay(deal)
+        lines = list(draft.explanation)
+        multiplier = factor * 2**hand.doublings
+        if hand.doublings:
+            calls = ", ".join(CALLS[: hand.doublings])
+            lines.append(Line(f"{calls}: ×{2**hand.doublings}"))
+        if factor != 1:
+            lines.append(Line(f"after a draw this hand counts ×{factor}"))
+        postings = [replace(p, cents=p.cents * multiplier) for p in draft.postings]
+        postings = _cap_pot(postings, pot_cents, lines)
+        return Score(draft.result, tuple(postings), tuple(lines))
+
+    def deal(self, players: Sequence[str], hand: Hand) -> Deal:
+        """Check the hand against the game's rules; a RuleError names every broken field."""
+        game, system, params = self.game, self.system, self.params
+        errors: dict[str, list[str]] = {}
+
+        def bad(field: str, message: str) -> None:
+            errors.setdefault(field, []).append(message)
+
+        names = list(players)
+        if len(names) != game.active or len(set(names)) != len(names):
+            bad("players", f"{game.name} is played by {game.active} different players")
+        if hand.declarer not in names:
+            bad("declarer", "must be one of the players of this hand")
+        if hand.contract not in game.contracts:
+            bad("contract", "must be one of: " + ", ".join(game.contracts))
+        if hand.trump is not None and hand.trump not in SUITS:
+            bad("trump", "must be one of: " + ", ".join(SUITS))
+        _check_bid(game, system, params, hand, bad)
+        _check_points(game, hand, bad)
+        max_doublings = params.get("max_doublings", 0) if game.doublings else 0
+        if not 0 <= hand.doublings <= max_doublings:
+            bad(
+                "doublings",
+                f"must be 0..{max_doublings}"
+                + ("" if game.doublings else f": {game.name} has no Kontra"),
+            )
+        allowed_bonuses = game.bonus_ids(system.id, params)
+        if hand.bonuses and not allowed_bonuses:
+            bad("bonuses", f"{game.name} has no bonuses")
+        if not errors:
+            for field, messages in game.validate(game, system, hand, params).items():
+                for message in messages:
+                    bad(field, message)
+        if errors:
+            raise RuleError(errors)
+        defenders = tuple(name for name in names if name != hand.declarer)
+        return Deal(game, params, hand, defenders)
+
+    def _burden_shifted(self, deal: Deal) -> Draft | None:
+        """Kontra shifts the burden (param `kontra_shifts_burden`): after a Kontra the
+        defenders must reach the declarer's target; the declarer wins or loses the system's
+        smallest amount for the contract."""
+        hand = deal.hand
+        if not (self.params.get("kontra_shifts_burden") and hand.doublings >= 1):
+            return None
+        if hand.points is None or hand.bid == "durch":
+            return None
+        target, total = deal.target, deal.game.total
+        defenders_points = total - deal.points
+        won = defenders_points < target
+        if won:
+            points = target
+        else:
+            points = target - 1
+            if self.params.get("tie") == "draw" and 2 * points == total:
+                points -= 1
+        smallest = replace(hand, points=points, all_tricks=False, no_tricks=False)
+        draft = self.system.pay(replace(deal, hand=smallest))
+        reason = Line(
+            f"Kontra shifts the burden: defenders took {defenders_points}, needed {target}"
+            f" → declarer {'wins' if won else 'loses'} the smallest amount"
+        )
+        return Draft(draft.result, draft.postings, [reason, *draft.explanation])
+
+
+def score_hand(
+    game_id: Any,
+    system_id: Any,
+    params: Mapping[str, Any] | None,
+    players: Sequence[str],
+    hand: Hand,
+    pot_cents: int | None = None,
+    factor: int = 1,
+) -> Score:
+    """Score one hand from ids and raw parameters (see `Rules.score`)."""
+    return Rules.build(game_id, system_id, params).score(players, hand, pot_cents, factor)
+
+
+def _check_bid(game: Game, system: System, params: Mapping[str, Any], hand: Hand, bad) -> None:
+    bid = hand.bid
+    if bid == "durch":
+        if not system.durch_bid:
+            bad("bid", f"{system.name} has no Durch bid")
+        elif hand.contract != "hand":
+            bad("bid", "Durch can only be bid as a hand game")
+        return
+    if bid == 61:
+        return
+    if not game.bids:
+        bad("bid", f"{game.name} has no bidding: leave the bid at 61")
+    elif bid not in BIDS:
+        bad("bid", "must be 61..116 in steps of 5" + (" or 'durch'" if system.durch_bid else ""))
+    elif hand.contract != "hand" and not params.get("pickup_raises"):
+        bad("bid", "a pick-up game (Frage) cannot be bid above 61")
+
+
+def _check_points(game: Game, hand: Hand, bad) -> None:
+    total = game.total
+    if hand.all_tricks and hand.no_tricks:
+        bad("all_tricks", "cannot go with no_tricks")
+    if hand.contract == "bettel":
+        if hand.points is not None:
+            bad("points", "Bettel takes no card points: it is won when the declarer takes no trick")
+        if hand.all_tricks:
+            bad("all_tricks", "Bettel is won by taking no trick")
+        return
+    if hand.points is None:
+        bad("points", f"the declarer's card points are needed (0..{total})")
+        return
+    if not 0 <= hand.points <= total:
+        bad("points", f"must be 0..{total}")
+        return
+    if hand.all_tricks and hand.points != total:
+        bad("all_tricks", f"taking every trick means all {total} points")
+
+
+def _cap_pot(postings: list[Posting], pot_cents: int | None, lines: list[Line]) -> list[Posting]:
+    """A payment out of the pot never exceeds what it holds; the shortfall is explained."""
+    if pot_cents is None or not any(p.from_account == POT for p in postings):
+        return postings
+    available = pot_cents + sum(p.cents for p in postings if p.to_account == POT)
+    capped: list[Posting] = []
+    for p in postings:
+        if p.from_account != POT:
+            capped.append(p)
+            continue
+        paid = min(p.cents, max(available, 0))
+        available -= paid
+        if paid < p.cents:
+            lines.append(
+                Line(
+                    f"the pot holds only {paid} of the {p.cents} cents due to {p.to_account}: "
+                    "it pays what it has and is empty",
+                    cents=paid,
+                )
+            )
+        if paid:
+            capped.append(replace(p, cents=paid))
+    return capped

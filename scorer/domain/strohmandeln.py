@@ -1,0 +1,248 @@
+"""Strohmandeln: Tarock for two with two dummy hands (54 cards, 36 of 70 to win), and its
+three payment tables `beck`, `furr` and `mayr-sedlaczek` (source 004).
+
+35–35 is a draw: only bonuses are paid and the next hand counts double (the ledger keeps
+that count). A bird (Pagat, Uhu, Kakadu, Quapil) played to its trick and lost scores for
+the opponent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.domain.bonuses import check_bonuses, sign
+from scorer.domain.model import Hand, Line
+from scorer.domain.params import Param
+from scorer.domain.payments import direct
+from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
+
+TOTAL, TARGET = 70, 36
+BIRDS = ("pagat_ultimo", "uhu", "kakadu", "quapil")
+BONUS_NAMES = {
+    "trull": "Trull",
+    "koenigstrull": "Königstrull",
+    "pagat_ultimo": "Pagat Ultimo",
+    "uhu": "Uhu",
+    "kakadu": "Kakadu",
+    "quapil": "Quapil",
+    "rostopschin": "Rostopschin",
+    "valat": "Valat",
+    "mondfang": "Mondfang",
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    """One author's table of values; `None` for a big win means the table has none."""
+
+    system_id: str
+    name: str
+    passed: int
+    win: int
+    loss: int
+    big_win: int | None
+    big_loss: int | None
+    bonuses: Mapping[str, int]
+    trull_note: str
+
+    def bonus_ids(self, params: Mapping[str, Any]) -> tuple[str, ...]:
+        """The bonuses this table scores with the session's switches."""
+        return tuple(
+            b
+            for b in self.bonuses
+            if (params.get("mondfang") if b == "mondfang" else params.get(f"bonus_{b}", True))
+        )
+
+    def contract_points(self, deal: Deal) -> tuple[int, str, str]:
+        """Signed game points for the contract, the result and the explanation."""
+        p, params = deal.points, deal.params
+        passed = deal.hand.contract == "passed"
+        draw = 2 * p == TOTAL
+        if draw and not params["draw_is_loss"]:
+            return 0, "draw", "35 to 35: a draw, only bonuses are paid"
+        if passed:
+            if p >= TARGET:
+                return self.passed, "won", f"both passed, {p} of 70 wins"
+            return -self.passed, "lost", f"both passed, {p} of 70 loses"
+        if p >= TARGET:
+            if self.big_win is not None and p >= 45:
+                return self.big_win, "won", f"big win with {p} (45 or more)"
+            return self.win, "won", f"won with {p}"
+        if self.big_loss is not None and TOTAL - p >= 44:
+            return -self.big_loss, "lost", f"the defender's big win: {TOTAL - p} (44 or more)"
+        why = "35 to 35 counts as lost" if draw else f"lost with {p}"
+        return -self.loss, "lost", why
+
+
+TABLES = {
+    table.system_id: table
+    for table in (
+        Table(
+            "beck",
+            "Beck",
+            passed=1,
+            win=2,
+            loss=3,
+            big_win=None,
+            big_loss=None,
+            bonuses={"trull": 1, "koenigstrull": 1, "pagat_ultimo": 1, "mondfang": 1},
+            trull_note="held in the hand",
+        ),
+        Table(
+            "furr",
+            "Furr",
+            passed=2,
+            win=3,
+            loss=4,
+            big_win=4,
+            big_loss=5,
+            bonuses={
+                "trull": 1,
+                "koenigstrull": 1,
+                "pagat_ultimo": 1,
+                "uhu": 1,
+                "kakadu": 1,
+                "quapil": 1,
+                "rostopschin": 1,
+                "valat": 12,
+                "mondfang": 1,
+            },
+            trull_note="won in tricks",
+        ),
+        Table(
+            "mayr-sedlaczek",
+            "Mayr & Sedlaczek",
+            passed=2,
+            win=3,
+            loss=4,
+            big_win=None,
+            big_loss=None,
+            bonuses={
+                "trull": 1,
+                "koenigstrull": 1,
+                "pagat_ultimo": 1,
+                "uhu": 1,
+                "kakadu": 1,
+                "quapil": 1,
+                "valat": 12,
+                "mondfang": 1,
+            },
+            trull_note="won in tricks",
+        ),
+    )
+}
+
+
+def bonus_points(
+    table: Table, bonus_id: str, side: str, made: bool, announced: bool
+) -> tuple[int, str]:
+    name = BONUS_NAMES[bonus_id]
+    value = table.bonuses[bonus_id]
+    if made:
+        return sign(side) * value, f"{name} for the {side}"
+    if bonus_id in BIRDS:
+        return -sign(side) * value, f"{name} of the {side} lost: scores for the opponent"
+    if announced:
+        return -sign(side) * value, f"{name} announced and failed: scores for the opponent"
+    return 0, f"{name} not made"
+
+
+def _payer(table: Table):
+    def pay_table(deal: Deal) -> Draft:
+        hand = deal.hand
+        valat = next((b for b in hand.bonuses if b.id == "valat" and b.made), None)
+        if valat is not None:
+            n, text = bonus_points(table, "valat", valat.side, True, valat.announced)
+            result = "won" if n > 0 else "lost"
+            lines = [Line(f"{text}: replaces everything else", units=n)]
+        else:
+            n, result, text = table.contract_points(deal)
+            lines = [Line(text, units=n)]
+            for bonus in hand.bonuses:
+                points, why = bonus_points(table, bonus.id, bonus.side, bonus.made, bonus.announced)
+                n += points
+                lines.append(Line(why, units=points))
+        point_cents = deal.params["point_cents"]
+        cents = abs(n) * point_cents
+        lines.append(
+            Line(
+                f"{n:+d} points × {point_cents} ct: "
+                + ("the loser pays the winner" if n else "nothing to pay"),
+                cents=cents,
+            )
+        )
+        return Draft(result, direct(deal, cents, n > 0), lines)
+
+    return pay_table
+
+
+def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
+    table = TABLES[system.id]
+    errors: dict[str, list[str]] = {}
+    if hand.trump is not None:
+        errors["trump"] = ["Strohmandeln plays with the tarocks as trumps: leave trump empty"]
+    if hand.all_tricks or hand.no_tricks:
+        errors["all_tricks"] = [
+            "enter every trick as the Valat bonus"
+            if "valat" in table.bonuses
+            else f"{table.name}'s table has no Valat"
+        ]
+    messages = check_bonuses(
+        hand.bonuses, table.bonus_ids(params), f"with {table.name}'s table at this table"
+    )
+    if messages:
+        errors["bonuses"] = messages
+    return errors
+
+
+for _table in TABLES.values():
+    register_system(
+        System(
+            id=_table.system_id,
+            name=f"Strohmandeln nach {_table.name}",
+            description=f"{_table.name}'s values; Trull and King's Trull count when "
+            f"{_table.trull_note}.",
+            params=(
+                Param("point_cents", 10, "the value of one game point", minimum=1),
+                Param(
+                    "draw_is_loss",
+                    False,
+                    "35–35 counts as lost for the declarer instead of a draw",
+                    "bool",
+                ),
+                Param(
+                    "draw_doubles_next",
+                    True,
+                    "after a draw the next hand counts double (twice in a row: four times)",
+                    "bool",
+                ),
+                Param("mondfang", False, "Mondfang (Sküs captures Mond) scores 1", "bool"),
+                *(
+                    Param(f"bonus_{b}", True, f"{BONUS_NAMES[b]} is played", "bool")
+                    for b in _table.bonuses
+                    if b != "mondfang"
+                ),
+            ),
+            pay=_payer(_table),
+        )
+    )
+
+register_game(
+    Game(
+        id="strohmandeln",
+        name="Strohmandeln",
+        players=(2,),
+        active=2,
+        contracts={"game": "Spiel (aufgenommen)", "passed": "Beide gepasst"},
+        total=TOTAL,
+        target=TARGET,
+        systems=tuple(TABLES),
+        validate=validate,
+        doublings=False,
+        description="Tarock for two with two dummy hands; 36 of 70 wins, 35–35 is a draw and "
+        "the next hand counts double.",
+        bonus_ids=lambda system_id, params: TABLES[system_id].bonus_ids(params),
+    )
+)

@@ -1,0 +1,49 @@
+"""Fixtures: the app on a fresh database (SQLite by default, PostgreSQL when
+SCORER_TEST_DATABASE_URL is set), its test client and CLI runner."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from scorer import create_app
+from scorer.extensions import db
+
+DATA = Path(__file__).parent / "data"
+
+
+def load_vectors() -> list[dict]:
+    return json.loads((DATA / "rules-vectors.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def app(tmp_path):
+    url = os.environ.get("SCORER_TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    app = create_app({
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": url,
+        "WTF_CSRF_ENABLED": False,
+        "SECRET_KEY": "test",
+        "RATELIMIT_ENABLED": False,
+    })
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
