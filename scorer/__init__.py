@@ -32,7 +32,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'haferl.sqlite3'}",
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
-        JSON_SORT_KEYS=False,
     )
     app.config.from_pyfile("config.py", silent=True)
     database_url = os.environ.get("SCORER_DATABASE_URL")
@@ -45,11 +44,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
+    app.json.sort_keys = False
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
 
-    from scorer import api, web
+    from scorer import api, models, web  # noqa: F401  (models: for migrations)
 
     app.register_blueprint(api.bp)
     web.init_app(app)

@@ -154,25 +154,6 @@ def _parse_bonuses(value: Any, bad) -> tuple[Bonus, ...]:
     return tuple(bonuses)
 
 
-def hand_to_json(hand: Hand) -> dict[str, Any]:
-    """The stored form of a hand: the facts as entered, declarer's points."""
-    data: dict[str, Any] = {
-        "declarer": hand.declarer,
-        "contract": hand.contract,
-        "trump": hand.trump,
-        "bid": hand.bid,
-        "points": hand.points,
-        "all_tricks": hand.all_tricks,
-        "no_tricks": hand.no_tricks,
-        "doublings": hand.doublings,
-        "bonuses": [
-            {"id": b.id, "side": b.side, "announced": b.announced, "made": b.made}
-            for b in hand.bonuses
-        ],
-    }
-    return data
-
-
 def score_to_json(score, accounts) -> dict[str, Any]:
     return {
         "result": score.result,
@@ -180,14 +161,5 @@ def score_to_json(score, accounts) -> dict[str, Any]:
         "postings": [
             {"from": p.from_account, "to": p.to_account, "cents": p.cents} for p in score.postings
         ],
-        "explanation": [line_to_json(line) for line in score.explanation],
+        "explanation": [line.to_json() for line in score.explanation],
     }
-
-
-def line_to_json(line) -> dict[str, Any]:
-    data: dict[str, Any] = {"text": line.text}
-    if line.units is not None:
-        data["units"] = line.units
-    if line.cents is not None:
-        data["cents"] = line.cents
-    return data

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 POT = "pot"
 """The account name of the shared pot (Haferl, Kasse) in postings and nets."""
@@ -49,6 +49,39 @@ class Hand:
     bonuses: tuple[Bonus, ...] = ()
     dealer: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The facts as stored and exported (the dealer is kept beside them)."""
+        return {
+            "declarer": self.declarer,
+            "contract": self.contract,
+            "trump": self.trump,
+            "bid": self.bid,
+            "points": self.points,
+            "all_tricks": self.all_tricks,
+            "no_tricks": self.no_tricks,
+            "doublings": self.doublings,
+            "bonuses": [
+                {"id": b.id, "side": b.side, "announced": b.announced, "made": b.made}
+                for b in self.bonuses
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], dealer: str | None = None) -> Hand:
+        """A hand from its stored facts (already validated when it was recorded)."""
+        return cls(
+            declarer=data["declarer"],
+            contract=data["contract"],
+            trump=data.get("trump"),
+            bid=data.get("bid", 61),
+            points=data.get("points"),
+            all_tricks=data.get("all_tricks", False),
+            no_tricks=data.get("no_tricks", False),
+            doublings=data.get("doublings", 0),
+            bonuses=tuple(Bonus(**b) for b in data.get("bonuses", ())),
+            dealer=dealer,
+        )
+
 
 @dataclass(frozen=True)
 class Posting:
@@ -66,6 +99,14 @@ class Line:
     text: str
     units: int | None = None
     cents: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"text": self.text}
+        if self.units is not None:
+            data["units"] = self.units
+        if self.cents is not None:
+            data["cents"] = self.cents
+        return data
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,194 @@
+"""Session API: an evening at one table, addressed by its key (see API.md, "Sessions")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import g, jsonify, request
+
+from scorer import operations
+from scorer.api import bp
+from scorer.api.errors import ApiError, error_response
+from scorer.api.schema import json_body, parse_hand, parse_players
+from scorer.domain import GAMES, RuleError
+from scorer.domain.model import POT
+from scorer.extensions import db
+from scorer.models import HandRecord, HistoryEvent, TableSession
+
+
+@bp.url_value_preprocessor
+def load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Load the session named by `key` into `g.session` (404 when there is none)."""
+    if values and "key" in values:
+        g.session = operations.get_session(values.pop("key"))
+
+
+@bp.errorhandler(operations.NotFound)
+def not_found(exc: operations.NotFound):
+    return error_response(404, "not_found", str(exc))
+
+
+@bp.errorhandler(operations.Conflict)
+def conflict(exc: operations.Conflict):
+    return error_response(409, "conflict", str(exc))
+
+
+def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str, Any]:
+    state = session.state
+    data: dict[str, Any] = {
+        "key": session.key,
+        "name": session.name,
+        "game": session.game,
+        "system": session.system,
+        "params": session.params,
+        "players": session.players,
+        "first_dealer": session.first_dealer,
+        "balances": {**state["balances"], POT: state["pot"]},
+        "round": state["round"],
+        "next_dealer": state["next_dealer"],
+        "sitting_out_next": state["next_dealer"]
+        if len(session.players) > GAMES[session.game].active
+        else None,
+        "next_hand_factor": state.get("factor", 1),
+        "hand_count": session.hand_count,
+        "closed": session.closed,
+        "created_at": session.created_at.isoformat() + "Z",
+    }
+    if with_hands:
+        data["hands"] = [hand_to_json(h) for h in operations.hands_of(session)]
+    return data
+
+
+def hand_to_json(record: HandRecord) -> dict[str, Any]:
+    return {
+        "number": record.number,
+        "version": record.version,
+        "dealer": record.dealer,
+        "sitting_out": record.sitting_out,
+        "hand": record.facts,
+        "result": record.result,
+        "net": record.net,
+        "explanation": record.explanation,
+        "round": record.round,
+        "new_round": record.new_round,
+        "round_end": record.round_end,
+        "pot_after": record.pot_after,
+    }
+
+
+def _hand_from_request(data: dict[str, Any], extra: set[str]):
+    session = g.session
+    hand = parse_hand(data, GAMES[session.game], extra=extra)
+    dealer = data.get("dealer")
+    if dealer is not None and dealer not in session.players:
+        raise RuleError.one("dealer", "must be one of the players")
+    return hand, dealer
+
+
+@bp.post("/sessions")
+def create_session():
+    data = json_body()
+    players = parse_players(data.get("players"))
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise RuleError.one("name", "must be text")
+    first_dealer = data.get("first_dealer")
+    if first_dealer is not None and not isinstance(first_dealer, str):
+        raise RuleError.one("first_dealer", "must be one of the players")
+    session = operations.create_session(
+        name, data.get("game"), data.get("system"), data.get("params"), players, first_dealer
+    )
+    db.session.commit()
+    return jsonify(session_to_json(session)), 201
+
+
+@bp.get("/sessions/<key>")
+def read_session():
+    return jsonify(session_to_json(g.session))
+
+
+@bp.get("/sessions/<key>/hands/<int:number>")
+def read_hand(number: int):
+    record = db.session.scalar(
+        db.select(HandRecord).where(
+            HandRecord.session_id == g.session.id,
+            HandRecord.number == number,
+            HandRecord.voided.is_(False),
+        )
+    )
+    if record is None:
+        raise ApiError(404, "not_found", f"no hand number {number} at this table")
+    return jsonify(hand_to_json(record))
+
+
+@bp.post("/sessions/<key>/hands")
+def record_hand():
+    data = json_body()
+    hand, dealer = _hand_from_request(data, extra=set())
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= 200:
+        raise RuleError.one("Idempotency-Key", "must have 1..200 characters")
+    record, created = operations.record_hand(g.session, hand, dealer, key)
+    db.session.commit()
+    return jsonify(hand_to_json(record)), 201
+
+
+@bp.put("/sessions/<key>/hands/<int:number>")
+def edit_hand(number: int):
+    data = json_body()
+    version = data.get("version")
+    hand_data = {k: v for k, v in data.items() if k != "version"}
+    hand, dealer = _hand_from_request(hand_data, extra=set())
+    record = operations.edit_hand(g.session, number, version, hand, dealer)
+    db.session.commit()
+    return jsonify(hand_to_json(record))
+
+
+@bp.delete("/sessions/<key>/hands/<int:number>")
+def void_hand(number: int):
+    raw = request.args.get("version")
+    version = int(raw) if raw is not None and raw.isdigit() else None
+    operations.void_hand(g.session, number, version)
+    db.session.commit()
+    return "", 204
+
+
+@bp.get("/sessions/<key>/settlement")
+def settlement():
+    result = operations.settlement(g.session)
+    return jsonify(
+        {
+            "balances": result["balances"],
+            "transfers": [
+                {"from": t.payer, "to": t.payee, "cents": t.cents} for t in result["transfers"]
+            ],
+            "closed": g.session.closed,
+        }
+    )
+
+
+@bp.post("/sessions/<key>/close")
+def close_session():
+    operations.close_session(g.session)
+    db.session.commit()
+    return jsonify(session_to_json(g.session, with_hands=False))
+
+
+@bp.get("/sessions/<key>/history")
+def history():
+    events = db.session.scalars(
+        db.select(HistoryEvent)
+        .where(HistoryEvent.session_id == g.session.id)
+        .order_by(HistoryEvent.id)
+    )
+    return jsonify(
+        [
+            {
+                "action": e.action,
+                "hand": e.hand_number,
+                "at": e.at.isoformat() + "Z",
+                "data": e.data,
+            }
+            for e in events
+        ]
+    )

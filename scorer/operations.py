@@ -1,0 +1,257 @@
+"""Operations that change the database: create a session, record, edit and void hands,
+close the evening. They `flush`; the request commits once, and a failure rolls back all.
+
+Recording a hand continues the ledger from the cached state after the last hand; an edit
+or a void folds the evening again and rewrites the cache (`refold`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from scorer.domain import Hand, RuleError
+from scorer.domain.ledger import Entry, Ledger, LedgerState, final_balances
+from scorer.domain.params import resolve
+from scorer.domain.scoring import Rules
+from scorer.domain.settle import settle
+from scorer.extensions import db
+from scorer.models import HandRecord, HistoryEvent, TableSession, utcnow
+
+
+class Conflict(Exception):
+    """The request clashes with the session's state: a stale version or a closed evening."""
+
+
+class NotFound(Exception):
+    """No such session or hand."""
+
+
+def new_key() -> str:
+    """An unguessable session key: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def rules_for(session: TableSession) -> Rules:
+    return Rules.build(session.game, session.system, session.params)
+
+
+def ledger_for(session: TableSession) -> Ledger:
+    return Ledger(rules_for(session), tuple(session.players), session.first_dealer)
+
+
+def get_session(key: str) -> TableSession:
+    session = db.session.scalar(select(TableSession).where(TableSession.key == key))
+    if session is None:
+        raise NotFound("no table with this key")
+    return session
+
+
+def create_session(
+    name: str,
+    game: str,
+    system: str,
+    params: Mapping[str, Any] | None,
+    players: list[str],
+    first_dealer: str | None,
+) -> TableSession:
+    """A new evening; systems with a pot take the first stake from every player."""
+    rules = Rules.build(game, system, params)
+    declared = rules.game.all_params(rules.system)
+    stored = {p.name: p.to_json(rules.params[p.name]) for p in declared}
+    ledger = Ledger(rules, tuple(players), first_dealer or (players[0] if players else ""))
+    name = (name or "").strip() or "Tarockrunde"
+    if len(name) > 80:
+        raise RuleError.one("name", "at most 80 characters")
+    session = TableSession(
+        key=new_key(),
+        name=name,
+        game=game,
+        system=system,
+        params=stored,
+        players=list(players),
+        first_dealer=ledger.first_dealer,
+        state=ledger.start().to_json(),
+        hand_count=0,
+    )
+    db.session.add(session)
+    db.session.flush()
+    _history(session, "create", data={"players": list(players), "params": stored})
+    return session
+
+
+def record_hand(
+    session: TableSession,
+    hand: Hand,
+    dealer: str | None = None,
+    idempotency_key: str | None = None,
+) -> tuple[HandRecord, bool]:
+    """Append a hand; returns (record, created). A repeated `idempotency_key` returns the
+    hand it first stored."""
+    if idempotency_key:
+        existing = db.session.scalar(
+            select(HandRecord).where(
+                HandRecord.session_id == session.id, HandRecord.idempotency_key == idempotency_key
+            )
+        )
+        if existing is not None:
+            return existing, False
+    _require_open(session)
+    ledger = ledger_for(session)
+    number = session.hand_count + 1
+    entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
+    record = HandRecord(
+        session_id=session.id,
+        number=number,
+        dealer=entry.dealer,
+        facts=hand.to_json(),
+        idempotency_key=idempotency_key or None,
+    )
+    _cache(record, entry)
+    db.session.add(record)
+    session.state = state.to_json()
+    session.hand_count = number
+    session.updated_at = utcnow()
+    try:
+        db.session.flush()
+    except IntegrityError as exc:
+        raise Conflict("another device recorded a hand at the same moment: reload") from exc
+    _history(session, "record", number, {"hand": record.facts, "dealer": record.dealer})
+    return record, True
+
+
+def edit_hand(
+    session: TableSession, number: int, version: Any, hand: Hand, dealer: str | None = None
+) -> HandRecord:
+    """Correct a hand read at `version`; every later hand is settled again."""
+    _require_open(session)
+    record = _live_hand(session, number, version)
+    before = {"hand": record.facts, "dealer": record.dealer}
+    record.facts = hand.to_json()
+    if dealer:
+        record.dealer = dealer
+    record.version += 1
+    refold(session)
+    _history(
+        session,
+        "edit",
+        number,
+        {"before": before, "after": {"hand": record.facts, "dealer": record.dealer}},
+    )
+    return record
+
+
+def void_hand(session: TableSession, number: int, version: Any) -> HandRecord:
+    """Take a hand out of the ledger; it stays in the history."""
+    _require_open(session)
+    record = _live_hand(session, number, version)
+    record.voided = True
+    record.version += 1
+    refold(session)
+    _history(session, "void", number, {"hand": record.facts, "dealer": record.dealer})
+    return record
+
+
+def close_session(session: TableSession) -> None:
+    _require_open(session)
+    session.closed_at = utcnow()
+    _history(
+        session, "close", data={"balances": session.state["balances"], "pot": session.state["pot"]}
+    )
+
+
+def hands_of(session: TableSession, include_voided: bool = False) -> list[HandRecord]:
+    query = select(HandRecord).where(HandRecord.session_id == session.id)
+    if not include_voided:
+        query = query.where(HandRecord.voided.is_(False))
+    return list(db.session.scalars(query.order_by(HandRecord.number)))
+
+
+def fold_session(session: TableSession) -> tuple[list[Entry], LedgerState]:
+    """A fresh fold of the session's hands, ignoring the cache."""
+    records = hands_of(session)
+    return ledger_for(session).fold((r.number, Hand.from_json(r.facts), r.dealer) for r in records)
+
+
+def refold(session: TableSession) -> LedgerState:
+    """Fold every live hand again and rewrite the cache; a RuleError rolls back the edit."""
+    records = hands_of(session)
+    ledger = ledger_for(session)
+    state = ledger.start()
+    for record in records:
+        entry, state = ledger.play(
+            state, record.number, Hand.from_json(record.facts), record.dealer
+        )
+        _cache(record, entry)
+    for record in hands_of(session, include_voided=True):
+        if record.voided:
+            _clear_cache(record)
+    session.state = state.to_json()
+    session.updated_at = utcnow()
+    db.session.flush()
+    return state
+
+
+def params_for_form(session: TableSession) -> dict[str, Any]:
+    rules = rules_for(session)
+    return resolve(rules.game.all_params(rules.system), session.params)
+
+
+def _cache(record: HandRecord, entry: Entry) -> None:
+    record.result = entry.score.result
+    record.net = entry.net
+    record.explanation = [line.to_json() for line in entry.score.explanation]
+    record.sitting_out = entry.sitting_out
+    record.round = entry.round
+    record.new_round = entry.new_round
+    record.round_end = entry.round_end
+    record.pot_after = entry.pot_after
+    record.factor = entry.factor
+
+
+def _clear_cache(record: HandRecord) -> None:
+    record.result = record.net = record.explanation = None
+    record.sitting_out = record.round = record.pot_after = None
+    record.new_round = record.round_end = False
+    record.factor = 1
+
+
+def _live_hand(session: TableSession, number: int, version: Any) -> HandRecord:
+    record = db.session.scalar(
+        select(HandRecord).where(HandRecord.session_id == session.id, HandRecord.number == number)
+    )
+    if record is None or record.voided:
+        raise NotFound(f"no hand number {number} at this table")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise RuleError.one("version", "the version the hand was read at is needed")
+    if version != record.version:
+        raise Conflict(f"hand {number} was changed by someone else since: reload and try again")
+    return record
+
+
+def _require_open(session: TableSession) -> None:
+    if session.closed:
+        raise Conflict("the evening is closed: no more changes")
+
+
+def _history(
+    session: TableSession,
+    action: str,
+    number: int | None = None,
+    data: dict[str, Any] | None = None,
+) -> None:
+    db.session.add(
+        HistoryEvent(session_id=session.id, hand_number=number, action=action, data=data or {})
+    )
+
+
+def settlement(session: TableSession) -> dict[str, Any]:
+    """Each player's net position with the pot shared out per `pot_at_end`, and the fewest
+    transfers that settle it."""
+    state = LedgerState.from_json(session.state)
+    balances = final_balances(state, session.players, session.params.get("pot_at_end"))
+    return {"balances": balances, "transfers": settle(balances)}
