@@ -57,10 +57,6 @@ class NewTableForm(FlaskForm):
     submit = SubmitField("Tisch anlegen")
 
 
-class ParamField(StringField):
-    """A parameter typed as text: cents and whole numbers, or a rate like 0,5."""
-
-
 def rate_from_text(text: str) -> Fraction:
     try:
         return Fraction(text.strip().replace(",", "."))
@@ -68,7 +64,7 @@ def rate_from_text(text: str) -> Fraction:
         raise ValidationError("eine Zahl wie 0,5") from None
 
 
-def new_table_form(game: Game, system: System, data: Mapping[str, Any] | None = None):
+def new_table_form(game: Game, system: System, formdata=None):
     """The new-table form for one game and system: players and every parameter."""
 
     class Form(NewTableForm):
@@ -82,7 +78,7 @@ def new_table_form(game: Game, system: System, data: Mapping[str, Any] | None = 
         ))
     for param in game.all_params(system):
         setattr(Form, f"param_{param.name}", param_field(param))
-    form = Form(data=data)
+    form = Form(formdata=formdata)
     form.game.data, form.system.data = game.id, system.id
     return form
 

@@ -1,4 +1,4 @@
-"""The pages: blueprints for the table and the start page, and the app-wide error pages."""
+"""The pages: the table blueprint, template helpers and the app-wide error pages."""
 
 from __future__ import annotations
 
@@ -6,9 +6,26 @@ from flask import Flask, render_template
 from werkzeug.exceptions import HTTPException
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
+from scorer.domain.money import format_euros
+from scorer.domain.strohmandeln import BONUS_NAMES as STROH_BONUS_NAMES
+from scorer.domain.tapp import BONUS_NAMES as TAPP_BONUS_NAMES
+from scorer.table.forms import SUIT_NAMES
+from scorer.table.view import contract_label
 
 
 def init_app(app: Flask) -> None:
+    from scorer import table
+
+    app.register_blueprint(table.bp)
+    app.jinja_env.filters["euro"] = lambda cents, signed=False: format_euros(
+        int(cents or 0), signed
+    )
+    app.jinja_env.globals.update(
+        contract_label=contract_label,
+        suit_names=SUIT_NAMES,
+        bonus_names={**STROH_BONUS_NAMES, **TAPP_BONUS_NAMES},
+    )
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         if is_api_request():

@@ -1,0 +1,445 @@
+"""Routes of the table pages. Each parses a form, calls one operation, commits, renders."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import segno
+from flask import (
+    Response,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from scorer import operations
+from scorer.domain import GAMES, SYSTEMS, Bonus, Hand, RuleError
+from scorer.domain.cardpoints import bavarian_points, tarock_points
+from scorer.domain.ledger import LedgerState
+from scorer.extensions import db
+from scorer.table import bp
+from scorer.table.forms import (
+    MAX_PLAYERS,
+    ChooseGameForm,
+    OpenTableForm,
+    hand_form,
+    new_table_form,
+    params_from_form,
+    system_choices,
+)
+from scorer.table.messages import german
+from scorer.table.view import game_and_system, seats
+
+RECENT = 8
+KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
+ANNOUNCEABLE = {"tapp-tarock": ("pagat_ultimo", "valat"), "strohmandeln": ("rostopschin",)}
+BIRDS = {"strohmandeln": ("pagat_ultimo", "uhu", "kakadu", "quapil")}
+
+
+@bp.url_value_preprocessor
+def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Load the table named by `key` in the URL into `g.table` (404 when there is none)."""
+    g.table = None
+    if values and "key" in values:
+        try:
+            g.table = operations.get_session(values.pop("key"))
+        except operations.NotFound:
+            abort(404, "Diesen Tisch gibt es nicht. Stimmt der Link?")
+
+
+@bp.url_defaults
+def add_table_key(endpoint: str, values: dict[str, Any]) -> None:
+    table = getattr(g, "table", None)
+    if table is not None and "key" not in values and endpoint in KEYED_ENDPOINTS:
+        values["key"] = table.key
+
+
+@bp.errorhandler(operations.Conflict)
+def conflict(exc: operations.Conflict):
+    flash(german(str(exc)), "error")
+    if g.table is not None:
+        return redirect(url_for("table.table"))
+    return redirect(url_for("table.index"))
+
+
+def remember(key: str) -> None:
+    """Tables used recently on this device (kept in the signed session cookie)."""
+    recent = [k for k in session.get("recent", []) if k != key]
+    session["recent"] = [key, *recent][:RECENT]
+
+
+# --- start, open, new table ------------------------------------------------------------
+
+
+@bp.get("/")
+def index():
+    keys = session.get("recent", [])
+    tables = []
+    if keys:
+        found = {
+            t.key: t for t in db.session.scalars(
+                db.select(operations.TableSession).where(operations.TableSession.key.in_(keys)))
+        }
+        tables = [found[k] for k in keys if k in found]
+    return render_template("index.html", tables=tables, open_form=OpenTableForm(),
+                           games=GAMES)
+
+
+@bp.post("/oeffnen")
+def open_table():
+    form = OpenTableForm()
+    if form.validate_on_submit():
+        match = KEY_PATTERN.search(form.code.data.strip())
+        if match:
+            try:
+                table = operations.get_session(match.group(1))
+            except operations.NotFound:
+                pass
+            else:
+                return redirect(url_for("table.table", key=table.key))
+        form.code.errors.append("Kein Tisch mit diesem Code. Den ganzen Link einfügen "
+                                "oder den Code vom QR-Code abtippen.")
+    return render_template("index.html", tables=[], open_form=form, games=GAMES), 422
+
+
+@bp.route("/neu", methods=["GET", "POST"])
+def new_table():
+    source = request.form if request.method == "POST" else request.args
+    choose = ChooseGameForm(formdata=None, data={
+        "game": source.get("game") if source.get("game") in GAMES else "haferltarock"})
+    game = GAMES[choose.game.data]
+    choose.system.choices = system_choices(game.id)
+    system_id = source.get("system")
+    system = SYSTEMS[system_id] if system_id in game.systems else SYSTEMS[game.systems[0]]
+    choose.system.data = system.id
+    form = new_table_form(game, system, formdata=request.form if request.method == "POST"
+                          else None)
+    if request.method == "POST" and form.validate():
+        players = [form[f"player_{i}"].data.strip() for i in range(MAX_PLAYERS)
+                   if form[f"player_{i}"].data and form[f"player_{i}"].data.strip()]
+        first = int(form.first_dealer.data or 0)
+        filled = [i for i in range(MAX_PLAYERS) if (form[f"player_{i}"].data or "").strip()]
+        first_dealer = players[filled.index(first)] if first in filled else (
+            players[0] if players else None)
+        try:
+            params = params_from_form(form, game, system)
+            table = operations.create_session(form.name.data or "", game.id, system.id,
+                                              params, players, first_dealer)
+        except RuleError as exc:
+            attach_errors(form, exc, prefix_map={"players": "player_0",
+                                                 "first_dealer": "first_dealer"})
+        except ValueError as exc:
+            form.form_errors.append(german(str(exc)))
+        else:
+            db.session.commit()
+            remember(table.key)
+            return redirect(url_for("table.table", key=table.key))
+    status = 422 if request.method == "POST" else 200
+    return render_template("new_table.html", choose=choose, form=form, game=game,
+                           system=system, max_players=MAX_PLAYERS), status
+
+
+# --- the table -------------------------------------------------------------------------
+
+
+def table_hand_form(formdata=None, data=None):
+    table = g.table
+    game, system = game_and_system(table)
+    rules = operations.rules_for(table)
+    bonus_ids = game.bonus_ids(system.id, rules.params)
+    max_doublings = rules.params.get("max_doublings", 0) if game.doublings else 0
+    if data is None and formdata is None:
+        data = {}
+    active = seats(table, game).active
+    return hand_form(game, active, max_doublings, bonus_ids,
+                     ANNOUNCEABLE.get(game.id, ()), BIRDS.get(game.id, ()),
+                     formdata=formdata, data=data)
+
+
+@bp.get("/t/<key>")
+def table():
+    remember(g.table.key)
+    form = table_hand_form()
+    form.declarer.choices = [(p, p) for p in seats(g.table, GAMES[g.table.game]).active]
+    return render_table(form)
+
+
+def render_table(form, status: int = 200, preview=None):
+    table = g.table
+    game, system = game_and_system(table)
+    recent_hands = db.session.scalars(
+        db.select(operations.HandRecord)
+        .where(operations.HandRecord.session_id == table.id,
+               operations.HandRecord.voided.is_(False))
+        .order_by(operations.HandRecord.number.desc()).limit(12)
+    ).all()
+    return render_template(
+        "table.html", table=table, game=game, system=system, form=form,
+        seats=seats(table, game), params=operations.rules_for(table).params,
+        system_has_durch=system.durch_bid,
+        recent_hands=recent_hands, preview=preview,
+        table_url=url_for("table.table", _external=True),
+    ), status
+
+
+@bp.post("/t/<key>/spiel")
+def record():
+    form = table_hand_form(formdata=request.form)
+    if form.validate():
+        try:
+            hand = hand_from_form(form)
+            record, _ = operations.record_hand(g.table, hand)
+        except RuleError as exc:
+            attach_errors(form, exc)
+        else:
+            db.session.commit()
+            amount = (record.net or {}).get(record.facts["declarer"], 0)
+            flash({"number": record.number, "version": record.version,
+                   "declarer": record.facts["declarer"], "cents": amount}, "recorded")
+            return redirect(url_for("table.table"))
+    return render_table(form, 422)
+
+
+@bp.post("/t/<key>/vorschau")
+def preview():
+    """What the hand being entered would pay: the same fold step, nothing saved."""
+    form = table_hand_form(formdata=request.form)
+    missing = [form[name].label.text for name in ("declarer", "contract")
+               if not form[name].data]
+    if missing:
+        return render_template("_preview.html", missing=missing)
+    try:
+        hand = hand_from_form(form)
+        ledger = operations.ledger_for(g.table)
+        entry, _ = ledger.play(LedgerState.from_json(g.table.state),
+                               g.table.hand_count + 1, hand)
+    except RuleError as exc:
+        return render_template("_preview.html", errors={
+            field: [german(m) for m in messages] for field, messages in exc.fields.items()})
+    return render_template("_preview.html", entry=entry, game=GAMES[g.table.game])
+
+
+@bp.get("/t/<key>/spiele")
+def hands():
+    table = g.table
+    game, system = game_and_system(table)
+    records = operations.hands_of(table, include_voided=True)
+    return render_template("hands.html", table=table, game=game, system=system,
+                           records=records)
+
+
+@bp.route("/t/<key>/spiele/<int:number>", methods=["GET", "POST"])
+def edit(number: int):
+    table = g.table
+    record = live_hand(number)
+    game = GAMES[table.game]
+    if request.method == "POST":
+        form = table_hand_form(formdata=request.form)
+        form.declarer.choices = [(p, p) for p in table.players if p != record.sitting_out]
+        if form.validate():
+            try:
+                hand = hand_from_form(form)
+                version = int(form.version.data) if (form.version.data or "").isdigit() else None
+                operations.edit_hand(table, number, version, hand)
+            except RuleError as exc:
+                attach_errors(form, exc)
+            else:
+                db.session.commit()
+                flash(f"Spiel {number} geändert; alle späteren Spiele sind neu abgerechnet.",
+                      "info")
+                return redirect(url_for("table.hands"))
+        status = 422
+    else:
+        form = table_hand_form(data=form_data_from_facts(record.facts, record.version))
+        form.declarer.choices = [(p, p) for p in table.players if p != record.sitting_out]
+        status = 200
+    return render_template("edit_hand.html", table=table, game=game, form=form,
+                           record=record, params=operations.rules_for(table).params), status
+
+
+@bp.route("/t/<key>/spiele/<int:number>/streichen", methods=["GET", "POST"])
+def void(number: int):
+    record = live_hand(number)
+    if request.method == "POST":
+        version = request.form.get("version", "")
+        operations.void_hand(g.table, number, int(version) if version.isdigit() else None)
+        db.session.commit()
+        flash(f"Spiel {number} gestrichen; alle späteren Spiele sind neu abgerechnet.", "info")
+        target = request.form.get("next")
+        return redirect(url_for("table.table") if target == "table" else url_for("table.hands"))
+    return render_template("confirm_void.html", table=g.table, record=record,
+                           game=GAMES[g.table.game])
+
+
+@bp.route("/t/<key>/schliessen", methods=["GET", "POST"])
+def close():
+    if request.method == "POST":
+        operations.close_session(g.table)
+        db.session.commit()
+        return redirect(url_for("table.settle"))
+    return render_template("confirm_close.html", table=g.table,
+                           settlement=operations.settlement(g.table))
+
+
+@bp.get("/t/<key>/abrechnung")
+def settle():
+    return render_template("settle.html", table=g.table, game=GAMES[g.table.game],
+                           settlement=operations.settlement(g.table))
+
+
+@bp.get("/t/<key>/qr.svg")
+def qr():
+    code = segno.make(url_for("table.table", _external=True), error="m")
+    buffer = io.BytesIO()
+    code.save(buffer, kind="svg", scale=5, border=2)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+@bp.get("/regeln/<game_id>")
+def rules(game_id: str):
+    game = GAMES.get(game_id)
+    if game is None:
+        abort(404, "Dieses Spiel kennt Haferl nicht.")
+    return render_template("rules.html", game=game, systems=[SYSTEMS[s] for s in game.systems])
+
+
+KEYED_ENDPOINTS = {
+    "table.table", "table.record", "table.preview", "table.hands", "table.edit", "table.void",
+    "table.close", "table.settle", "table.qr",
+}
+
+
+# --- forms ↔ hands ---------------------------------------------------------------------
+
+
+def live_hand(number: int):
+    record = db.session.scalar(db.select(operations.HandRecord).where(
+        operations.HandRecord.session_id == g.table.id,
+        operations.HandRecord.number == number,
+        operations.HandRecord.voided.is_(False)))
+    if record is None:
+        abort(404, f"Spiel {number} gibt es an diesem Tisch nicht (mehr).")
+    return record
+
+
+def hand_from_form(form) -> Hand:
+    """The hand the form describes; the rules engine checks it when it is scored."""
+    game = GAMES[g.table.game]
+    errors: dict[str, list[str]] = {}
+    contract = form.contract.data
+    bid: int | str = 61
+    if game.bids:
+        bid = "durch" if form.durch.data else (form.bid.data or 61)
+    points = None
+    if contract != "bettel":
+        points = form.points.data
+        if points is None:
+            points = points_from_counts(game, errors)
+        if points is None and "points" not in errors:
+            errors["points"] = ["Augen fehlen"]
+        elif points is not None and form.points_of.data == "defenders":
+            if not 0 <= points <= game.total:
+                errors["points"] = [f"Augen: 0 bis {game.total}"]
+            else:
+                points = game.total - points
+    if errors:
+        raise RuleError(errors)
+    trump = form.trump.data or None
+    if contract == "bettel" or game.id in ("tapp-tarock", "strohmandeln"):
+        trump = None
+    return Hand(
+        declarer=form.declarer.data or "",
+        contract=contract or "",
+        trump=trump,
+        bid=bid,
+        points=points,
+        all_tricks=bool(form.all_tricks.data),
+        no_tricks=bool(form.no_tricks.data),
+        doublings=int(form.doublings.data) if (form.doublings.data or "0").isdigit() else 0,
+        bonuses=bonuses_from_form(form),
+    )
+
+
+def bonuses_from_form(form) -> tuple[Bonus, ...]:
+    bonuses = []
+    for field in form:
+        if not field.name.startswith("bonus_") or field.data in (None, "", "none"):
+            continue
+        bonus_id = field.name.removeprefix("bonus_")
+        choice = field.data
+        side = "defenders" if choice.startswith("defenders") else "declarer"
+        announced = choice in ("declarer_announced", "declarer_failed")
+        made = choice not in ("declarer_failed", "declarer_lost", "defenders_lost")
+        bonuses.append(Bonus(bonus_id, side, announced, made))
+    return tuple(bonuses)
+
+
+def points_from_counts(game, errors: dict[str, list[str]]) -> int | None:
+    """Points from the card-count calculator's fields, when the points field is empty."""
+    names = ("aces", "tens", "kings", "obers", "unters") if game.total == 120 else (
+        "honours_kings", "queens", "cavaliers", "jacks", "cards")
+    raw = {n: request.form.get(f"count_{n}", "").strip() for n in names}
+    if not any(raw.values()):
+        return None
+    if not all(v.isdigit() for v in raw.values() if v):
+        errors["points"] = ["Zählen: nur ganze Zahlen"]
+        return None
+    counts = {n: int(v) for n, v in raw.items() if v}
+    try:
+        if game.total == 120:
+            points = bavarian_points(counts)
+        else:
+            cards = counts.pop("cards", 0)
+            points = tarock_points(counts, cards)
+    except RuleError as exc:
+        errors["points"] = ["Zählen: " + german(m) for ms in exc.fields.values() for m in ms]
+        return None
+    return points
+
+
+def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "declarer": facts["declarer"],
+        "contract": facts["contract"],
+        "trump": facts.get("trump"),
+        "bid": facts["bid"] if isinstance(facts.get("bid"), int) else 61,
+        "durch": facts.get("bid") == "durch",
+        "points": facts.get("points"),
+        "points_of": "declarer",
+        "all_tricks": facts.get("all_tricks", False),
+        "no_tricks": facts.get("no_tricks", False),
+        "doublings": str(facts.get("doublings", 0)),
+        "version": str(version),
+    }
+    for bonus in facts.get("bonuses", []):
+        if bonus["announced"]:
+            choice = "declarer_announced" if bonus["made"] else "declarer_failed"
+        else:
+            choice = bonus["side"] + ("" if bonus["made"] else "_lost")
+        data[f"bonus_{bonus['id']}"] = choice
+    return data
+
+
+def attach_errors(form, exc: RuleError, prefix_map: dict[str, str] | None = None) -> None:
+    """Put the rules engine's messages beside the form fields they name."""
+    prefix_map = prefix_map or {}
+    for field, messages in exc.fields.items():
+        name = prefix_map.get(field, field)
+        if name.startswith("params."):
+            name = "param_" + name.removeprefix("params.")
+        if name == "defender_points":
+            name = "points"
+        target = form._fields.get(name)
+        for message in messages:
+            text = german(message)
+            if target is not None:
+                target.errors = [*target.errors, text]
+            else:
+                form.form_errors.append(text)

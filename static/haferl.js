@@ -1,0 +1,113 @@
+/* Haferl: small progressive enhancements. Every action also works as a plain form post. */
+(function () {
+  "use strict";
+
+  // New table: choosing a game or payment system reloads the form for it.
+  document.querySelectorAll("select.autosubmit").forEach(function (select) {
+    select.addEventListener("change", function () {
+      if (select.id === "game") {
+        var system = document.getElementById("system");
+        if (system) system.disabled = true;
+      }
+      select.form.submit();
+    });
+  });
+
+  // New table: move players up and down, clear a row.
+  document.querySelectorAll("[data-player-row]").forEach(function (row) {
+    row.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) return;
+      var input = row.querySelector("input[type=text]");
+      if (button.hasAttribute("data-clear")) { input.value = ""; input.focus(); return; }
+      var move = parseInt(button.getAttribute("data-move"), 10);
+      if (!move) return;
+      var rows = Array.prototype.slice.call(row.parentNode.querySelectorAll("[data-player-row]"));
+      var other = rows[rows.indexOf(row) + move];
+      if (!other) return;
+      var otherInput = other.querySelector("input[type=text]");
+      var swap = input.value; input.value = otherInput.value; otherInput.value = swap;
+    });
+  });
+
+  // Flash with Undo: stays a few seconds, then fades away.
+  document.querySelectorAll("[data-autohide]").forEach(function (flash) {
+    setTimeout(function () { flash.style.display = "none"; }, 12000);
+  });
+
+  var form = document.getElementById("hand-form");
+  if (!form) return;
+
+  // Only valid choices: rows that belong to some contracts only.
+  function contract() {
+    var checked = form.querySelector("input[name=contract]:checked");
+    return checked ? checked.value : "";
+  }
+  function applyContract() {
+    var c = contract();
+    form.querySelectorAll("[data-hide-for]").forEach(function (el) {
+      el.hidden = el.getAttribute("data-hide-for").split(" ").indexOf(c) >= 0;
+    });
+    form.querySelectorAll("[data-show-for]").forEach(function (el) {
+      el.hidden = el.getAttribute("data-show-for").split(" ").indexOf(c) < 0;
+    });
+  }
+
+  // Bid stepper in fives.
+  form.querySelectorAll("button[data-step]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var bid = document.getElementById("bid");
+      var value = (parseInt(bid.value, 10) || 61) + parseInt(button.getAttribute("data-step"), 10);
+      bid.value = Math.max(61, Math.min(116, value));
+      changed();
+    });
+  });
+
+  // Card-count calculator: fills the points field and shows its arithmetic.
+  var counter = form.querySelector(".counter");
+  if (counter) {
+    counter.addEventListener("input", function () {
+      var total = parseInt(counter.getAttribute("data-total"), 10);
+      var sum = 0, parts = [], counted = 0, cards = 0;
+      counter.querySelectorAll("input[data-value]").forEach(function (input) {
+        var n = parseInt(input.value, 10) || 0;
+        var value = parseInt(input.getAttribute("data-value"), 10);
+        if (input.name === "count_cards") { cards = n; return; }
+        if (n) { sum += n * value; counted += n; parts.push(n + "×" + value); }
+      });
+      var text, points;
+      if (total === 120) {
+        points = sum;
+        text = (parts.join(" + ") || "0") + " = " + points;
+      } else {
+        var others = Math.max(cards - counted, 0);
+        var raw = sum + others;
+        points = Math.round(raw - (2 * cards) / 3);
+        text = (parts.join(" + ") || "0") + " + " + others + "×1 − ⅔×" + cards + " = " + points;
+      }
+      counter.querySelector(".count-sum").textContent = text;
+      document.getElementById("points").value = points;
+      changed();
+    });
+  }
+
+  // Preview before saving: what the hand would pay, from the server's own rules.
+  var previewUrl = form.getAttribute("data-preview");
+  var preview = document.getElementById("preview");
+  var timer = null;
+  function changed() {
+    applyContract();
+    if (!previewUrl || !preview) return;
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      fetch(previewUrl, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (html) { preview.innerHTML = html; })
+        .catch(function () { preview.textContent = ""; });
+    }, 150);
+  }
+  form.addEventListener("change", changed);
+  form.addEventListener("input", changed);
+  applyContract();
+  if (contract()) changed();
+})();
