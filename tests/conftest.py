@@ -19,24 +19,38 @@ def load_vectors() -> list[dict]:
     return json.loads((DATA / "rules-vectors.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture
-def app(tmp_path):
+def make_app(tmp_path: Path, **config):
+    """An app on an empty database: a SQLite file in `tmp_path`, or the PostgreSQL database
+    named by SCORER_TEST_DATABASE_URL (emptied first)."""
     url = os.environ.get("SCORER_TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite3'}"
-    app = create_app({
-        "TESTING": True,
-        "SQLALCHEMY_DATABASE_URI": url,
-        "WTF_CSRF_ENABLED": False,
-        "SECRET_KEY": "test",
-        "RATELIMIT_ENABLED": False,
-    })
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url,
+            "WTF_CSRF_ENABLED": False,
+            "SECRET_KEY": "test",
+            "RATELIMIT_ENABLED": False,
+            **config,
+        }
+    )
     with app.app_context():
         db.drop_all()
         db.create_all()
-    yield app
+    return app
+
+
+def dispose(app) -> None:
     with app.app_context():
         db.session.remove()
         db.drop_all()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    yield app
+    dispose(app)
 
 
 @pytest.fixture

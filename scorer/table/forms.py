@@ -13,6 +13,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import (
+    SelectChoice,
     BooleanField,
     Field,
     HiddenField,
@@ -33,6 +34,11 @@ SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "S
 MAX_PLAYERS = 4
 
 
+def options(pairs) -> list[SelectChoice]:
+    """WTForms choices from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
 class OpenTableForm(FlaskForm):
     code = StringField("Link oder Code des Tisches", [InputRequired(), Length(max=300)])
 
@@ -43,17 +49,19 @@ class ChooseGameForm(FlaskForm):
     class Meta:
         csrf = False
 
-    game = SelectField("Spiel", choices=[(g.id, g.name) for g in GAMES.values()])
+    game = SelectField("Spiel", choices=options((g.id, g.name) for g in GAMES.values()))
     system = SelectField("Abrechnung", validate_choice=False)
 
 
 class NewTableForm(FlaskForm):
     game = HiddenField()
     system = HiddenField()
-    name = StringField("Name des Tisches", [Optional(), Length(max=80)],
-                       render_kw={"placeholder": "Stammtisch"})
-    first_dealer = RadioField("gibt zuerst", choices=[(str(i), "") for i in range(MAX_PLAYERS)],
-                              default="0")
+    name = StringField(
+        "Name des Tisches", [Optional(), Length(max=80)], render_kw={"placeholder": "Stammtisch"}
+    )
+    first_dealer = RadioField(
+        "gibt zuerst", choices=options((str(i), "") for i in range(MAX_PLAYERS)), default="0"
+    )
     submit = SubmitField("Tisch anlegen")
 
 
@@ -72,10 +80,14 @@ def new_table_form(game: Game, system: System, formdata=None):
 
     for i in range(MAX_PLAYERS):
         required = i < min(game.players)
-        setattr(Form, f"player_{i}", StringField(
-            f"Spieler {i + 1}",
-            [InputRequired("Name fehlt") if required else Optional(), Length(max=40)],
-        ))
+        setattr(
+            Form,
+            f"player_{i}",
+            StringField(
+                f"Spieler {i + 1}",
+                [InputRequired("Name fehlt") if required else Optional(), Length(max=40)],
+            ),
+        )
     for param in game.all_params(system):
         setattr(Form, f"param_{param.name}", param_field(param))
     form = Form(formdata=formdata)
@@ -88,17 +100,27 @@ def param_field(param: Param) -> Field:
     if param.kind == "bool":
         return BooleanField(label, default=param.default, description=help_text)
     if param.kind == "choice":
-        return SelectField(label, choices=list(param.choices), default=param.default,
-                           description=help_text)
+        return SelectField(
+            label,
+            choices=options((c, c) for c in param.choices),
+            default=param.default,
+            description=help_text,
+        )
     if param.kind == "rate":
         default = param.default
         text = str(float(default)).replace(".", ",") if default is not None else ""
-        return StringField(label, [InputRequired()], default=text, description=help_text,
-                           render_kw={"inputmode": "decimal"})
+        return StringField(
+            label,
+            [InputRequired()],
+            default=text,
+            description=help_text,
+            render_kw={"inputmode": "decimal"},
+        )
     return IntegerField(
-        label, [Optional() if param.default is None else InputRequired(),
-                NumberRange(min=param.minimum)],
-        default=param.default, description=help_text,
+        label,
+        [Optional() if param.default is None else InputRequired(), NumberRange(min=param.minimum)],
+        default=param.default,
+        description=help_text,
         render_kw={"inputmode": "numeric"},
     )
 
@@ -120,14 +142,17 @@ class HandForm(FlaskForm):
 
     declarer = RadioField("Wer spielt?", validate_choice=False)
     contract = RadioField("Was?", validate_choice=False)
-    trump = RadioField("Trumpf", choices=[(s, SUIT_NAMES[s]) for s in SUITS],
-                       validate_choice=False)
+    trump = RadioField(
+        "Trumpf", choices=options((s, SUIT_NAMES[s]) for s in SUITS), validate_choice=False
+    )
     bid = IntegerField("Gereizt", [Optional()], default=61, render_kw={"inputmode": "numeric"})
     durch = BooleanField("Durch angesagt")
     points = IntegerField("Augen", [Optional()], render_kw={"inputmode": "numeric"})
-    points_of = RadioField("Augen von", choices=[("declarer", "Spieler"),
-                                                 ("defenders", "Gegenpartei")],
-                           default="declarer")
+    points_of = RadioField(
+        "Augen von",
+        choices=options([("declarer", "Spieler"), ("defenders", "Gegenpartei")]),
+        default="declarer",
+    )
     all_tricks = BooleanField("Durch / alle Stiche")
     no_tricks = BooleanField("keinen Stich")
     doublings = RadioField("Kontra", default="0", validate_choice=False)
@@ -146,8 +171,16 @@ BONUS_CHOICES = {
 }
 
 
-def hand_form(game: Game, active: list[str], max_doublings: int, bonus_ids, announceable,
-              birds, formdata=None, data=None):
+def hand_form(
+    game: Game,
+    active: list[str],
+    max_doublings: int,
+    bonus_ids,
+    announceable,
+    birds,
+    formdata=None,
+    data=None,
+):
     """A hand form for this table's game, the active players and its bonuses."""
 
     class Form(HandForm):
@@ -159,17 +192,22 @@ def hand_form(game: Game, active: list[str], max_doublings: int, bonus_ids, anno
             choices += ["declarer_announced", "declarer_failed"]
         if bonus_id in birds:
             choices += ["declarer_lost", "defenders_lost"]
-        setattr(Form, f"bonus_{bonus_id}", RadioField(
-            bonus_id, choices=[(c, BONUS_CHOICES[c]) for c in choices], default="none"))
+        setattr(
+            Form,
+            f"bonus_{bonus_id}",
+            RadioField(
+                bonus_id, choices=options((c, BONUS_CHOICES[c]) for c in choices), default="none"
+            ),
+        )
     form = Form(formdata=formdata, data=data)
-    form.declarer.choices = [(p, p) for p in active]
-    form.contract.choices = list(game.contracts.items())
-    form.doublings.choices = [("0", "—")] + [
-        (str(k), CALLS[k - 1]) for k in range(1, max_doublings + 1)
-    ]
+    form.declarer.choices = options((p, p) for p in active)
+    form.contract.choices = options(game.contracts.items())
+    form.doublings.choices = options(
+        [("0", "—")] + [(str(k), CALLS[k - 1]) for k in range(1, max_doublings + 1)]
+    )
     return form
 
 
-def system_choices(game_id: str) -> list[tuple[str, str]]:
+def system_choices(game_id: str) -> list[SelectChoice]:
     game = GAMES.get(game_id) or next(iter(GAMES.values()))
-    return [(s, SYSTEMS[s].name) for s in game.systems]
+    return options((s, SYSTEMS[s].name) for s in game.systems)

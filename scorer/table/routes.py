@@ -31,6 +31,7 @@ from scorer.table.forms import (
     OpenTableForm,
     hand_form,
     new_table_form,
+    options,
     params_from_form,
     system_choices,
 )
@@ -84,12 +85,13 @@ def index():
     tables = []
     if keys:
         found = {
-            t.key: t for t in db.session.scalars(
-                db.select(operations.TableSession).where(operations.TableSession.key.in_(keys)))
+            t.key: t
+            for t in db.session.scalars(
+                db.select(operations.TableSession).where(operations.TableSession.key.in_(keys))
+            )
         }
         tables = [found[k] for k in keys if k in found]
-    return render_template("index.html", tables=tables, open_form=OpenTableForm(),
-                           games=GAMES)
+    return render_template("index.html", tables=tables, open_form=OpenTableForm(), games=GAMES)
 
 
 @bp.post("/oeffnen")
@@ -104,37 +106,46 @@ def open_table():
                 pass
             else:
                 return redirect(url_for("table.table", key=table.key))
-        form.code.errors.append("Kein Tisch mit diesem Code. Den ganzen Link einfügen "
-                                "oder den Code vom QR-Code abtippen.")
+        form.code.errors.append(
+            "Kein Tisch mit diesem Code. Den ganzen Link einfügen "
+            "oder den Code vom QR-Code abtippen."
+        )
     return render_template("index.html", tables=[], open_form=form, games=GAMES), 422
 
 
 @bp.route("/neu", methods=["GET", "POST"])
 def new_table():
     source = request.form if request.method == "POST" else request.args
-    choose = ChooseGameForm(formdata=None, data={
-        "game": source.get("game") if source.get("game") in GAMES else "haferltarock"})
+    choose = ChooseGameForm(
+        formdata=None,
+        data={"game": source.get("game") if source.get("game") in GAMES else "haferltarock"},
+    )
     game = GAMES[choose.game.data]
     choose.system.choices = system_choices(game.id)
     system_id = source.get("system")
     system = SYSTEMS[system_id] if system_id in game.systems else SYSTEMS[game.systems[0]]
     choose.system.data = system.id
-    form = new_table_form(game, system, formdata=request.form if request.method == "POST"
-                          else None)
+    form = new_table_form(game, system, formdata=request.form if request.method == "POST" else None)
     if request.method == "POST" and form.validate():
-        players = [form[f"player_{i}"].data.strip() for i in range(MAX_PLAYERS)
-                   if form[f"player_{i}"].data and form[f"player_{i}"].data.strip()]
+        players = [
+            form[f"player_{i}"].data.strip()
+            for i in range(MAX_PLAYERS)
+            if form[f"player_{i}"].data and form[f"player_{i}"].data.strip()
+        ]
         first = int(form.first_dealer.data or 0)
         filled = [i for i in range(MAX_PLAYERS) if (form[f"player_{i}"].data or "").strip()]
-        first_dealer = players[filled.index(first)] if first in filled else (
-            players[0] if players else None)
+        first_dealer = (
+            players[filled.index(first)] if first in filled else (players[0] if players else None)
+        )
         try:
             params = params_from_form(form, game, system)
-            table = operations.create_session(form.name.data or "", game.id, system.id,
-                                              params, players, first_dealer)
+            table = operations.create_session(
+                form.name.data or "", game.id, system.id, params, players, first_dealer
+            )
         except RuleError as exc:
-            attach_errors(form, exc, prefix_map={"players": "player_0",
-                                                 "first_dealer": "first_dealer"})
+            attach_errors(
+                form, exc, prefix_map={"players": "player_0", "first_dealer": "first_dealer"}
+            )
         except ValueError as exc:
             form.form_errors.append(german(str(exc)))
         else:
@@ -142,8 +153,14 @@ def new_table():
             remember(table.key)
             return redirect(url_for("table.table", key=table.key))
     status = 422 if request.method == "POST" else 200
-    return render_template("new_table.html", choose=choose, form=form, game=game,
-                           system=system, max_players=MAX_PLAYERS), status
+    return render_template(
+        "new_table.html",
+        choose=choose,
+        form=form,
+        game=game,
+        system=system,
+        max_players=MAX_PLAYERS,
+    ), status
 
 
 # --- the table -------------------------------------------------------------------------
@@ -158,16 +175,22 @@ def table_hand_form(formdata=None, data=None):
     if data is None and formdata is None:
         data = {}
     active = seats(table, game).active
-    return hand_form(game, active, max_doublings, bonus_ids,
-                     ANNOUNCEABLE.get(game.id, ()), BIRDS.get(game.id, ()),
-                     formdata=formdata, data=data)
+    return hand_form(
+        game,
+        active,
+        max_doublings,
+        bonus_ids,
+        ANNOUNCEABLE.get(game.id, ()),
+        BIRDS.get(game.id, ()),
+        formdata=formdata,
+        data=data,
+    )
 
 
 @bp.get("/t/<key>")
 def table():
     remember(g.table.key)
     form = table_hand_form()
-    form.declarer.choices = [(p, p) for p in seats(g.table, GAMES[g.table.game]).active]
     return render_table(form)
 
 
@@ -176,15 +199,23 @@ def render_table(form, status: int = 200, preview=None):
     game, system = game_and_system(table)
     recent_hands = db.session.scalars(
         db.select(operations.HandRecord)
-        .where(operations.HandRecord.session_id == table.id,
-               operations.HandRecord.voided.is_(False))
-        .order_by(operations.HandRecord.number.desc()).limit(12)
+        .where(
+            operations.HandRecord.session_id == table.id, operations.HandRecord.voided.is_(False)
+        )
+        .order_by(operations.HandRecord.number.desc())
+        .limit(12)
     ).all()
     return render_template(
-        "table.html", table=table, game=game, system=system, form=form,
-        seats=seats(table, game), params=operations.rules_for(table).params,
+        "table.html",
+        table=table,
+        game=game,
+        system=system,
+        form=form,
+        seats=seats(table, game),
+        params=operations.rules_for(table).params,
         system_has_durch=system.durch_bid,
-        recent_hands=recent_hands, preview=preview,
+        recent_hands=recent_hands,
+        preview=preview,
         table_url=url_for("table.table", _external=True),
     ), status
 
@@ -201,8 +232,16 @@ def record():
         else:
             db.session.commit()
             amount = (record.net or {}).get(record.facts["declarer"], 0)
-            flash({"number": record.number, "version": record.version,
-                   "declarer": record.facts["declarer"], "cents": amount}, "recorded")
+            flash(
+                {
+                    "number": record.number,
+                    "version": record.version,
+                    "declarer": record.facts["declarer"],
+                    "cents": amount,
+                    "explanation": record.explanation,
+                },
+                "recorded",
+            )
             return redirect(url_for("table.table"))
     return render_table(form, 422)
 
@@ -211,18 +250,18 @@ def record():
 def preview():
     """What the hand being entered would pay: the same fold step, nothing saved."""
     form = table_hand_form(formdata=request.form)
-    missing = [form[name].label.text for name in ("declarer", "contract")
-               if not form[name].data]
+    missing = [form[name].label.text for name in ("declarer", "contract") if not form[name].data]
     if missing:
         return render_template("_preview.html", missing=missing)
     try:
         hand = hand_from_form(form)
         ledger = operations.ledger_for(g.table)
-        entry, _ = ledger.play(LedgerState.from_json(g.table.state),
-                               g.table.hand_count + 1, hand)
+        entry, _ = ledger.play(LedgerState.from_json(g.table.state), g.table.hand_count + 1, hand)
     except RuleError as exc:
-        return render_template("_preview.html", errors={
-            field: [german(m) for m in messages] for field, messages in exc.fields.items()})
+        return render_template(
+            "_preview.html",
+            errors={field: [german(m) for m in messages] for field, messages in exc.fields.items()},
+        )
     return render_template("_preview.html", entry=entry, game=GAMES[g.table.game])
 
 
@@ -231,8 +270,7 @@ def hands():
     table = g.table
     game, system = game_and_system(table)
     records = operations.hands_of(table, include_voided=True)
-    return render_template("hands.html", table=table, game=game, system=system,
-                           records=records)
+    return render_template("hands.html", table=table, game=game, system=system, records=records)
 
 
 @bp.route("/t/<key>/spiele/<int:number>", methods=["GET", "POST"])
@@ -242,7 +280,7 @@ def edit(number: int):
     game = GAMES[table.game]
     if request.method == "POST":
         form = table_hand_form(formdata=request.form)
-        form.declarer.choices = [(p, p) for p in table.players if p != record.sitting_out]
+        form.declarer.choices = options((p, p) for p in table.players if p != record.sitting_out)
         if form.validate():
             try:
                 hand = hand_from_form(form)
@@ -252,16 +290,23 @@ def edit(number: int):
                 attach_errors(form, exc)
             else:
                 db.session.commit()
-                flash(f"Spiel {number} geändert; alle späteren Spiele sind neu abgerechnet.",
-                      "info")
+                flash(
+                    f"Spiel {number} geändert; alle späteren Spiele sind neu abgerechnet.", "info"
+                )
                 return redirect(url_for("table.hands"))
         status = 422
     else:
         form = table_hand_form(data=form_data_from_facts(record.facts, record.version))
-        form.declarer.choices = [(p, p) for p in table.players if p != record.sitting_out]
+        form.declarer.choices = options((p, p) for p in table.players if p != record.sitting_out)
         status = 200
-    return render_template("edit_hand.html", table=table, game=game, form=form,
-                           record=record, params=operations.rules_for(table).params), status
+    return render_template(
+        "edit_hand.html",
+        table=table,
+        game=game,
+        form=form,
+        record=record,
+        params=operations.rules_for(table).params,
+    ), status
 
 
 @bp.route("/t/<key>/spiele/<int:number>/streichen", methods=["GET", "POST"])
@@ -274,8 +319,9 @@ def void(number: int):
         flash(f"Spiel {number} gestrichen; alle späteren Spiele sind neu abgerechnet.", "info")
         target = request.form.get("next")
         return redirect(url_for("table.table") if target == "table" else url_for("table.hands"))
-    return render_template("confirm_void.html", table=g.table, record=record,
-                           game=GAMES[g.table.game])
+    return render_template(
+        "confirm_void.html", table=g.table, record=record, game=GAMES[g.table.game]
+    )
 
 
 @bp.route("/t/<key>/schliessen", methods=["GET", "POST"])
@@ -284,14 +330,19 @@ def close():
         operations.close_session(g.table)
         db.session.commit()
         return redirect(url_for("table.settle"))
-    return render_template("confirm_close.html", table=g.table,
-                           settlement=operations.settlement(g.table))
+    return render_template(
+        "confirm_close.html", table=g.table, settlement=operations.settlement(g.table)
+    )
 
 
 @bp.get("/t/<key>/abrechnung")
 def settle():
-    return render_template("settle.html", table=g.table, game=GAMES[g.table.game],
-                           settlement=operations.settlement(g.table))
+    return render_template(
+        "settle.html",
+        table=g.table,
+        game=GAMES[g.table.game],
+        settlement=operations.settlement(g.table),
+    )
 
 
 @bp.get("/t/<key>/qr.svg")
@@ -311,8 +362,15 @@ def rules(game_id: str):
 
 
 KEYED_ENDPOINTS = {
-    "table.table", "table.record", "table.preview", "table.hands", "table.edit", "table.void",
-    "table.close", "table.settle", "table.qr",
+    "table.table",
+    "table.record",
+    "table.preview",
+    "table.hands",
+    "table.edit",
+    "table.void",
+    "table.close",
+    "table.settle",
+    "table.qr",
 }
 
 
@@ -320,10 +378,13 @@ KEYED_ENDPOINTS = {
 
 
 def live_hand(number: int):
-    record = db.session.scalar(db.select(operations.HandRecord).where(
-        operations.HandRecord.session_id == g.table.id,
-        operations.HandRecord.number == number,
-        operations.HandRecord.voided.is_(False)))
+    record = db.session.scalar(
+        db.select(operations.HandRecord).where(
+            operations.HandRecord.session_id == g.table.id,
+            operations.HandRecord.number == number,
+            operations.HandRecord.voided.is_(False),
+        )
+    )
     if record is None:
         abort(404, f"Spiel {number} gibt es an diesem Tisch nicht (mehr).")
     return record
@@ -383,8 +444,11 @@ def bonuses_from_form(form) -> tuple[Bonus, ...]:
 
 def points_from_counts(game, errors: dict[str, list[str]]) -> int | None:
     """Points from the card-count calculator's fields, when the points field is empty."""
-    names = ("aces", "tens", "kings", "obers", "unters") if game.total == 120 else (
-        "honours_kings", "queens", "cavaliers", "jacks", "cards")
+    names = (
+        ("aces", "tens", "kings", "obers", "unters")
+        if game.total == 120
+        else ("honours_kings", "queens", "cavaliers", "jacks", "cards")
+    )
     raw = {n: request.form.get(f"count_{n}", "").strip() for n in names}
     if not any(raw.values()):
         return None

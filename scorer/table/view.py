@@ -45,11 +45,15 @@ def contract_label(game: Game, facts: dict[str, Any]) -> str:
     if game.id in ("tapp-tarock", "strohmandeln"):
         return game.contracts[contract]
     if contract == "hand":
-        word = "Herzsolo" if facts.get("trump") == "herz" and not game.bids else (
-            "Solo" if not game.bids else "Hand")
+        word = (
+            "Herzsolo"
+            if facts.get("trump") == "herz" and not game.bids
+            else ("Solo" if not game.bids else "Hand")
+        )
     elif contract == "frage":
-        word = "Herz-Frage" if facts.get("trump") == "herz" and game.id == "tarok-bettel" \
-            else "Frage"
+        word = (
+            "Herz-Frage" if facts.get("trump") == "herz" and game.id == "tarok-bettel" else "Frage"
+        )
     else:
         word = CONTRACT_WORDS.get(contract, contract)
     bid = facts.get("bid", 61)

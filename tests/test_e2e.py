@@ -1,0 +1,214 @@
+"""End to end in a real headless Chromium: a four-player Haferltarock evening on a tablet.
+
+Creates the table, enters 8 hands by tapping, edits one, closes the evening and checks the
+settle-up against the rules engine's own fold. Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorer.domain import Hand
+from scorer.domain.ledger import Ledger, final_balances
+from scorer.domain.money import format_euros
+from scorer.domain.scoring import Rules
+from scorer.domain.settle import settle
+from tests.conftest import dispose, make_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parent / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    dispose(app)
+
+
+@pytest.fixture
+def page(live_server):
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        context = browser.new_context(
+            viewport={"width": 1024, "height": 768}, has_touch=True, base_url=live_server
+        )
+        yield context.new_page()
+        browser.close()
+
+
+def tap(page, group: str, label: str) -> None:
+    page.get_by_role("radiogroup", name=group).locator("label").filter(
+        has_text=re.compile(rf"^\s*{re.escape(label)}\s*$")
+    ).click()
+
+
+def enter_hand(
+    page,
+    number,
+    declarer,
+    contract,
+    points=None,
+    *,
+    bid=61,
+    defenders=False,
+    kontra=False,
+    counts=None,
+    expect=None,
+):
+    tap(page, "Wer spielt?", declarer)
+    tap(page, "Was?", contract)
+    for _ in range((bid - 61) // 5):
+        page.get_by_role("button", name="5 mehr").click()
+    if counts:
+        page.locator("details.counter summary").click()
+        for name, value in counts.items():
+            page.fill(f"input[name=count_{name}]", str(value))
+    else:
+        page.fill("#points", str(points))
+    if defenders:
+        tap(page, "Augen von", "Gegenpartei")
+    if kontra:
+        tap(page, "Kontra", "Kontra")
+    if expect:
+        page.wait_for_function(
+            "text => document.getElementById('preview').textContent.includes(text)", arg=expect
+        )
+    page.screenshot(path=str(ARTIFACTS / f"hand-{number:02d}-entry.png"))
+    page.get_by_role("button", name="Eintragen").click()
+    page.wait_for_selector(f"text=Spiel {number} eingetragen")
+
+
+# The evening: (declarer, contract, entry, facts for the rules engine, preview text).
+EVENING = [
+    ("Anton", "Frage", {"points": 70}, {"contract": "frage", "points": 70}, "Anton +0,20 €"),
+    (
+        "Berta",
+        "Hand (Solo)",
+        {"points": 83, "bid": 76},
+        {"contract": "hand", "points": 83, "bid": 76},
+        "Berta +0,80 €",
+    ),
+    (
+        "Charlotte",
+        "Frage",
+        {"points": 55},
+        {"contract": "frage", "points": 55},
+        "Charlotte −0,20 €",
+    ),
+    ("Dieter", "Hand (Solo)", {"points": 58}, {"contract": "hand", "points": 58}, "Dieter −0,40 €"),
+    (
+        "Anton",
+        "Frage",
+        {"points": 40, "defenders": True},
+        {"contract": "frage", "points": 80},
+        "Anton +0,40 €",
+    ),
+    (
+        "Berta",
+        "Frage",
+        {"points": 61, "kontra": True},
+        {"contract": "frage", "points": 61, "doublings": 1},
+        "Berta +0,20 €",
+    ),
+    (
+        "Charlotte",
+        "Hand (Solo)",
+        {"points": 95, "bid": 71},
+        {"contract": "hand", "points": 95, "bid": 71},
+        "Charlotte +2,00 €",
+    ),
+    (
+        "Dieter",
+        "Frage",
+        {"counts": {"aces": 4, "tens": 4, "kings": 2}},
+        {"contract": "frage", "points": 92},
+        "Dieter +0,70 €",
+    ),
+]
+
+
+def test_an_evening_on_a_tablet(page):
+    page.goto("/")
+    page.get_by_role("link", name="Neuer Tisch").click()
+    page.select_option("#game", "haferltarock")
+    page.wait_for_load_state()
+    page.fill("input[name=name]", "Stammtisch Freitag")
+    players = ["Anton", "Berta", "Charlotte", "Dieter"]
+    for i, name in enumerate(players):
+        page.fill(f"input[name=player_{i}]", name)
+    page.locator("input[name=first_dealer][value='3']").check(force=True)
+    page.screenshot(path=str(ARTIFACTS / "new-table.png"), full_page=True)
+    page.get_by_role("button", name="Tisch anlegen").click()
+    page.wait_for_selector("text=gibt: Dieter")
+    assert "Haferl 4,00 €" in page.inner_text(".topbar")
+
+    for number, (declarer, contract, entry, _, preview) in enumerate(EVENING, start=1):
+        enter_hand(page, number, declarer, contract, expect=preview, **entry)
+    page.screenshot(path=str(ARTIFACTS / "table-after-8.png"), full_page=True)
+    assert "Spiel 9 · gibt: Dieter (setzt aus)" in page.inner_text(".seats")
+
+    # Correct hand 3: Charlotte had 65, not 55.
+    page.get_by_role("link", name="Alle Spiele").click()
+    page.get_by_role("link", name="Spiel 3 ändern").click()
+    page.fill("#points", "65")
+    page.get_by_role("button", name="Speichern").click()
+    page.wait_for_selector("text=Spiel 3 geändert")
+    page.screenshot(path=str(ARTIFACTS / "hands-after-edit.png"), full_page=True)
+
+    page.get_by_role("link", name="← zum Tisch").click()
+    page.get_by_role("link", name="Abend beenden").click()
+    page.get_by_role("button", name="Ja, abrechnen").click()
+    page.wait_for_selector("h1:has-text('Abrechnung')")
+    page.screenshot(path=str(ARTIFACTS / "settle-up.png"), full_page=True)
+
+    # The same evening through the rules engine, hand 3 corrected.
+    facts = [dict(f) for *_, f, _ in EVENING]
+    facts[2]["points"] = 65
+    ledger = Ledger(Rules.build("haferltarock", "parlett-units", {}), tuple(players), "Dieter")
+    _, state = ledger.fold(
+        (n, Hand(declarer=d, **f), None)
+        for n, ((d, *_), f) in enumerate(zip(EVENING, facts, strict=True), start=1)
+    )
+    balances = final_balances(state, players, "split")
+    shown = page.inner_text("ul.transfers")
+    expected = settle(balances)
+    assert expected
+    for t in expected:
+        assert f"{t.payer} zahlt {t.payee} {format_euros(t.cents)}" in shown
+    assert len(shown.strip().splitlines()) == len(expected)
+    final = page.inner_text("ul.final")
+    for name in players:
+        assert re.search(rf"{name}\s+{re.escape(format_euros(balances[name], True))}", final)
+
+
+def test_chromium_is_installed_in_ci():
+    """CI must not pass by skipping the browser: .ci/run installs Debian's chromium."""
+    assert shutil.which("chromium") or Path(CHROMIUM).exists()

@@ -1,0 +1,361 @@
+"""The table pages through the test client: forms, CSRF, errors beside the fields."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+from scorer import create_app
+from scorer.extensions import db
+
+PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
+
+
+class DefaultFields(HTMLParser):
+    """The values a browser would post for the `param_*` fields of the new-table form."""
+
+    def __init__(self):
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        name = a.get("name") or ""
+        if tag == "input" and name.startswith("param_"):
+            if a.get("type") == "checkbox":
+                if "checked" in a:
+                    self.values[name] = "y"
+            else:
+                self.values[name] = a.get("value") or ""
+        elif tag == "select" and name.startswith("param_"):
+            self._select = name
+        elif tag == "option" and self._select:
+            if "selected" in a or self._select not in self.values:
+                self.values[self._select] = a.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+
+
+def new_table(client, game="haferltarock", system="parlett-units", players=PLAYERS, **extra):
+    data = {"game": game, "system": system, "name": "Stammtisch", "first_dealer": "3"}
+    for i, name in enumerate(players):
+        data[f"player_{i}"] = name
+    parser = DefaultFields()
+    parser.feed(client.get(f"/neu?game={game}&system={system}").get_data(as_text=True))
+    data.update(parser.values)
+    data.update(extra)
+    return client.post("/neu", data=data)
+
+
+def table_url(response) -> str:
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    return response.headers["Location"]
+
+
+def test_start_page_offers_a_new_table(client):
+    html = client.get("/").get_data(as_text=True)
+    assert "Neuer Tisch" in html
+    assert "Tisch öffnen" in html
+
+
+def test_new_table_lists_only_the_games_systems(client):
+    html = client.get("/neu?game=tapp-tarock").get_data(as_text=True)
+    assert "Tapp-Punkte" in html
+    assert "Einheiten (Parlett)" not in html
+    assert "point cents" in html  # the parameter with its help line
+
+
+def test_create_table_and_open_it(client):
+    url = table_url(new_table(client))
+    html = client.get(url).get_data(as_text=True)
+    assert "Haferl <strong>4,00 €</strong>" in html
+    assert "gibt: <strong>Dieter</strong> (setzt aus)" in html
+    assert "Vorhand: <strong>Anton</strong>" in html
+    # The dealer who sits out cannot be tapped as declarer.
+    assert 'name="declarer" value="Dieter"' not in html
+    assert 'name="declarer" value="Anton"' in html
+    # The start page now remembers the table.
+    assert "Stammtisch" in client.get("/").get_data(as_text=True)
+
+
+def test_new_table_errors_beside_the_fields(client):
+    response = new_table(client, players=["Anton", "Anton", "Berta"])
+    assert response.status_code == 422
+    assert "Die Namen müssen verschieden sein" in response.get_data(as_text=True)
+    response = new_table(client, players=["Anton", "Berta"])
+    assert response.status_code == 422
+    assert "Name fehlt" in response.get_data(as_text=True)
+    response = new_table(client, param_stake_cents="-5")
+    assert response.status_code == 422
+
+
+def test_record_a_hand_and_see_the_explanation(client):
+    url = table_url(new_table(client))
+    response = client.post(
+        url + "/spiel",
+        data={
+            "declarer": "Anton",
+            "contract": "hand",
+            "bid": "76",
+            "points": "83",
+            "points_of": "declarer",
+            "doublings": "0",
+        },
+    )
+    assert response.status_code == 302
+    html = client.get(url).get_data(as_text=True)
+    assert "Spiel 1 eingetragen: Anton +0,80 €" in html
+    assert "Rückgängig" in html
+    # The dealer moved on: Anton deals hand 2 and sits out.
+    assert "gibt: <strong>Anton</strong> (setzt aus)" in html
+
+
+def test_defenders_points_switch(client):
+    url = table_url(new_table(client))
+    client.post(
+        url + "/spiel",
+        data={
+            "declarer": "Anton",
+            "contract": "frage",
+            "points": "50",
+            "points_of": "defenders",
+            "doublings": "0",
+        },
+    )
+    key = url.rsplit("/", 1)[1]
+    hand = client.get(f"/api/v1/sessions/{key}").get_json()["hands"][0]
+    assert hand["hand"]["points"] == 70
+
+
+def test_card_count_calculator_fills_the_points(client):
+    url = table_url(new_table(client))
+    # 4 Aces, 3 Tens, 2 Kings, 1 Ober = 44 + 30 + 8 + 3 = 85
+    client.post(
+        url + "/spiel",
+        data={
+            "declarer": "Anton",
+            "contract": "frage",
+            "points": "",
+            "points_of": "declarer",
+            "count_aces": "4",
+            "count_tens": "3",
+            "count_kings": "2",
+            "count_obers": "1",
+            "doublings": "0",
+        },
+    )
+    key = url.rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/sessions/{key}").get_json()["hands"][0]["hand"]["points"] == 85
+
+
+def test_bad_hand_is_refused_with_a_message_and_nothing_saved(client):
+    url = table_url(new_table(client))
+    response = client.post(
+        url + "/spiel",
+        data={
+            "declarer": "Anton",
+            "contract": "frage",
+            "points": "130",
+            "points_of": "declarer",
+            "doublings": "0",
+        },
+    )
+    assert response.status_code == 422
+    assert "Augen: 0 bis 120" in response.get_data(as_text=True)
+    response = client.post(
+        url + "/spiel",
+        data={"declarer": "Dieter", "contract": "frage", "points": "70", "doublings": "0"},
+    )
+    assert response.status_code == 422
+    assert "Dieter gibt und setzt aus" in response.get_data(as_text=True)
+    key = url.rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/sessions/{key}").get_json()["hand_count"] == 0
+
+
+def test_preview_shows_what_the_hand_pays(client):
+    url = table_url(new_table(client))
+    html = client.post(
+        url + "/vorschau",
+        data={
+            "declarer": "Anton",
+            "contract": "hand",
+            "bid": "76",
+            "points": "83",
+            "doublings": "0",
+        },
+    ).get_data(as_text=True)
+    assert "Anton" in html and "+0,80 €" in html and "warum?" in html
+    html = client.post(url + "/vorschau", data={"contract": "hand"}).get_data(as_text=True)
+    assert "Noch offen" in html
+    key = url.rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/sessions/{key}").get_json()["hand_count"] == 0
+
+
+def test_edit_and_void_resettle_the_evening(client):
+    url = table_url(new_table(client))
+    key = url.rsplit("/", 1)[1]
+    for declarer in ("Anton", "Berta", "Charlotte"):
+        client.post(
+            url + "/spiel",
+            data={"declarer": declarer, "contract": "frage", "points": "90", "doublings": "0"},
+        )
+    edit_page = client.get(url + "/spiele/1")
+    assert edit_page.status_code == 200
+    response = client.post(
+        url + "/spiele/1",
+        data={
+            "declarer": "Anton",
+            "contract": "frage",
+            "points": "40",
+            "doublings": "0",
+            "version": "1",
+        },
+    )
+    assert response.status_code == 302
+    hands = client.get(f"/api/v1/sessions/{key}").get_json()["hands"]
+    assert hands[0]["result"] == "lost" and hands[0]["version"] == 2
+    # A stale form is refused and changes nothing.
+    response = client.post(
+        url + "/spiele/1",
+        data={
+            "declarer": "Anton",
+            "contract": "frage",
+            "points": "90",
+            "doublings": "0",
+            "version": "1",
+        },
+    )
+    assert response.status_code == 302
+    assert client.get(f"/api/v1/sessions/{key}").get_json()["hands"][0]["result"] == "lost"
+    # Void asks first, then voids.
+    assert "Ja, streichen" in client.get(url + "/spiele/2/streichen").get_data(as_text=True)
+    client.post(url + "/spiele/2/streichen", data={"version": "1"})
+    numbers = [h["number"] for h in client.get(f"/api/v1/sessions/{key}").get_json()["hands"]]
+    assert numbers == [1, 3]
+    assert "gestrichen" in client.get(url + "/spiele").get_data(as_text=True)
+
+
+def test_close_and_settle_up(client):
+    url = table_url(new_table(client))
+    client.post(
+        url + "/spiel",
+        data={
+            "declarer": "Anton",
+            "contract": "hand",
+            "bid": "61",
+            "points": "70",
+            "doublings": "0",
+        },
+    )
+    assert "Abend beenden?" in client.get(url + "/schliessen").get_data(as_text=True)
+    response = client.post(url + "/schliessen")
+    assert response.headers["Location"].endswith("/abrechnung")
+    html = client.get(url + "/abrechnung").get_data(as_text=True)
+    # Hand won 70 of bid 61: 2 + 2·⌊9/5⌋ = 4 units = 40 ct from Berta and from Charlotte;
+    # the untouched pot (4,00 €) is shared out, so everyone gets their stake back.
+    assert "Berta zahlt Anton <strong>0,40 €</strong>" in html
+    assert "Charlotte zahlt Anton <strong>0,40 €</strong>" in html
+    # No more hands after closing.
+    response = client.post(
+        url + "/spiel",
+        data={"declarer": "Anton", "contract": "frage", "points": "70", "doublings": "0"},
+    )
+    assert response.status_code in (302, 409, 422)
+    key = url.rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/sessions/{key}").get_json()["hand_count"] == 1
+
+
+def test_open_table_by_code_or_link(client):
+    url = table_url(new_table(client))
+    key = url.rsplit("/", 1)[1]
+    for code in (key, "http://tablet.local" + url, f" {key} "):
+        response = client.post("/oeffnen", data={"code": code})
+        assert response.status_code == 302 and response.headers["Location"].endswith(key)
+    response = client.post("/oeffnen", data={"code": "x" * 30})
+    assert response.status_code == 422
+    assert "Kein Tisch mit diesem Code" in response.get_data(as_text=True)
+
+
+def test_unknown_table_is_a_friendly_404(client):
+    response = client.get("/t/" + "a" * 32)
+    assert response.status_code == 404
+    assert "Diesen Tisch gibt es nicht" in response.get_data(as_text=True)
+
+
+def test_qr_code_points_at_the_table(client):
+    url = table_url(new_table(client))
+    svg = client.get(url + "/qr.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert svg.get_data(as_text=True).lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize(
+    ("game", "system", "players"),
+    [
+        ("tarok-bettel", "points-kasse", ["A", "B", "C"]),
+        ("scharfer-tarock", "scharf-fixed", ["A", "B", "C"]),
+        ("tapp-tarock", "tapp-points", ["A", "B", "C"]),
+        ("strohmandeln", "furr", ["A", "B"]),
+    ],
+)
+def test_every_game_has_a_working_table_page(client, game, system, players):
+    url = table_url(new_table(client, game=game, system=system, players=players))
+    html = client.get(url).get_data(as_text=True)
+    assert "Eintragen" in html
+    assert client.get(f"/regeln/{game}").status_code == 200
+
+
+def test_tapp_bonus_is_entered_by_tapping(client):
+    url = table_url(
+        new_table(client, game="tapp-tarock", system="tapp-points", players=["A", "B", "C"])
+    )
+    response = client.post(
+        url + "/spiel",
+        data={
+            "declarer": "B",
+            "contract": "unterer",
+            "points": "36",
+            "doublings": "0",
+            "bonus_pagat_ultimo": "declarer_announced",
+        },
+    )
+    assert response.status_code == 302
+    key = url.rsplit("/", 1)[1]
+    # Unterer 4 + announced Pagat 8 = 12 points × 10 ct from each defender.
+    assert client.get(f"/api/v1/sessions/{key}").get_json()["balances"]["B"] == 240
+
+
+def test_form_post_without_csrf_token_is_refused(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "WTF_CSRF_ENABLED": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite3'}",
+        }
+    )
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    response = client.post(
+        "/neu",
+        data={
+            "game": "tarok",
+            "system": "points-kasse",
+            "player_0": "A",
+            "player_1": "B",
+            "player_2": "C",
+        },
+    )
+    assert response.status_code == 400
+    response = client.post("/oeffnen", data={"code": "x" * 30})
+    assert response.status_code == 400
+    with app.app_context():
+        from scorer.models import TableSession
+
+        assert db.session.query(TableSession).count() == 0
+        db.engine.dispose()
