@@ -31,9 +31,12 @@ class DefaultFields(HTMLParser):
                 self.values[name] = a.get("value") or ""
         elif tag == "select" and name.startswith("param_"):
             self._select = name
-        elif tag == "option" and self._select:
-            if "selected" in a or self._select not in self.values:
-                self.values[self._select] = a.get("value") or ""
+        elif (
+            tag == "option"
+            and self._select
+            and ("selected" in a or self._select not in self.values)
+        ):
+            self.values[self._select] = a.get("value") or ""
 
     def handle_endtag(self, tag):
         if tag == "select":

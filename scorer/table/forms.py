@@ -7,18 +7,17 @@ check only what a form can: required fields, numbers, lengths.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import (
-    SelectChoice,
     BooleanField,
     Field,
     HiddenField,
     IntegerField,
     RadioField,
+    SelectChoice,
     SelectField,
     StringField,
     SubmitField,
