@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Flask
 
-from scorer.extensions import csrf, db, migrate
+from scorer.extensions import csrf, db, limiter, login_manager, migrate
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,6 +48,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
+    login_manager.init_app(app)
+    limiter.init_app(app)
 
     from scorer import api, models, web  # noqa: F401  (models: for migrations)
 

@@ -1,5 +1,8 @@
 """The Flask extensions, unbound; `create_app` binds them."""
 
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -13,3 +16,5 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+login_manager = LoginManager()
+limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])

@@ -7,11 +7,13 @@ columns of `HandRecord` are a cache of the ledger fold, rebuilt from the hands b
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
+from flask_login import UserMixin
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorer.extensions import db
 
@@ -35,6 +37,10 @@ class TableSession(db.Model):
     first_dealer: Mapped[str] = mapped_column(String(40))
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     hand_count: Mapped[int] = mapped_column(default=0)
+    scoring: Mapped[str] = mapped_column(String(8), default="money")
+    """'money' for an evening's stakes and pot; 'points' at a tournament table (RULES §5)."""
+    hands_planned: Mapped[int | None] = mapped_column(default=None)
+    """At a tournament table: how many hands the round has; the table is done then."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(default=None)
@@ -49,6 +55,19 @@ class TableSession(db.Model):
     @property
     def closed(self) -> bool:
         return self.closed_at is not None
+
+    @property
+    def points_only(self) -> bool:
+        return self.scoring == "points"
+
+    @property
+    def live_hands(self) -> int:
+        """Hands that count (voided ones do not)."""
+        return self.state.get("hands", 0)
+
+    @property
+    def done(self) -> bool:
+        return self.hands_planned is not None and self.live_hands >= self.hands_planned
 
 
 class HandRecord(db.Model):
@@ -97,3 +116,111 @@ class HistoryEvent(db.Model):
     action: Mapped[str] = mapped_column(String(16))
     data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Organiser(UserMixin, db.Model):
+    """Someone who runs tournaments; sees only their own."""
+
+    __tablename__ = "organiser"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(200), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    password_hash: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tournaments: Mapped[list[Tournament]] = relationship(back_populates="organiser")
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+
+class Tournament(db.Model):
+    """Several tables over several rounds, one game and payment system, scored in points."""
+
+    __tablename__ = "tournament"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("organiser.id"), index=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    """The public token of the live standings (read only)."""
+    name: Mapped[str] = mapped_column(String(120))
+    day: Mapped[date]
+    game: Mapped[str] = mapped_column(String(40))
+    system: Mapped[str] = mapped_column(String(40))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    rounds: Mapped[int]
+    hands_per_round: Mapped[int]
+    seed: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    organiser: Mapped[Organiser] = relationship(back_populates="tournaments")
+    players: Mapped[list[TournamentPlayer]] = relationship(
+        back_populates="tournament", order_by="TournamentPlayer.id", cascade="all, delete-orphan"
+    )
+    round_list: Mapped[list[TournamentRound]] = relationship(
+        back_populates="tournament",
+        order_by="TournamentRound.number",
+        cascade="all, delete-orphan",
+    )
+
+
+class TournamentPlayer(db.Model):
+    """A player of a tournament; late entries join at a round, withdrawals leave after one."""
+
+    __tablename__ = "tournament_player"
+    __table_args__ = (UniqueConstraint("tournament_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    joined_round: Mapped[int] = mapped_column(default=1)
+    withdrawn_after: Mapped[int | None] = mapped_column(default=None)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="players")
+
+    def plays_in(self, round_number: int) -> bool:
+        return self.joined_round <= round_number and (
+            self.withdrawn_after is None or round_number <= self.withdrawn_after
+        )
+
+
+class TournamentRound(db.Model):
+    """One round: its draw (from a stored seed) and its tables."""
+
+    __tablename__ = "tournament_round"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    number: Mapped[int]
+    seed: Mapped[int]
+    byes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    closed_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="round_list")
+    tables: Mapped[list[TournamentTable]] = relationship(
+        back_populates="round", order_by="TournamentTable.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class TournamentTable(db.Model):
+    """A table of a round: entered on its own tablet through its own table session."""
+
+    __tablename__ = "tournament_table"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("tournament_round.id"), index=True)
+    number: Mapped[int]
+    session_id: Mapped[int] = mapped_column(ForeignKey("table_session.id"), unique=True)
+
+    round: Mapped[TournamentRound] = relationship(back_populates="tables")
+    session: Mapped[TableSession] = relationship()

@@ -41,7 +41,12 @@ def rules_for(session: TableSession) -> Rules:
 
 
 def ledger_for(session: TableSession) -> Ledger:
-    return Ledger(rules_for(session), tuple(session.players), session.first_dealer)
+    return Ledger(
+        rules_for(session),
+        tuple(session.players),
+        session.first_dealer,
+        points_only=session.points_only,
+    )
 
 
 def get_session(key: str) -> TableSession:
@@ -58,12 +63,21 @@ def create_session(
     params: Mapping[str, Any] | None,
     players: list[str],
     first_dealer: str | None,
+    *,
+    scoring: str = "money",
+    hands_planned: int | None = None,
 ) -> TableSession:
-    """A new evening; systems with a pot take the first stake from every player."""
+    """A new evening; systems with a pot take the first stake from every player (not at a
+    tournament table, which scores in points)."""
     rules = Rules.build(game, system, params)
     declared = rules.game.all_params(rules.system)
     stored = {p.name: p.to_json(rules.params[p.name]) for p in declared}
-    ledger = Ledger(rules, tuple(players), first_dealer or (players[0] if players else ""))
+    ledger = Ledger(
+        rules,
+        tuple(players),
+        first_dealer or (players[0] if players else ""),
+        points_only=scoring == "points",
+    )
     name = (name or "").strip() or "Tarockrunde"
     if len(name) > 80:
         raise RuleError.one("name", "at most 80 characters")
@@ -77,6 +91,8 @@ def create_session(
         first_dealer=ledger.first_dealer,
         state=ledger.start().to_json(),
         hand_count=0,
+        scoring=scoring,
+        hands_planned=hands_planned,
     )
     db.session.add(session)
     db.session.flush()
@@ -101,6 +117,8 @@ def record_hand(
         if existing is not None:
             return existing, False
     _require_open(session)
+    if session.done:
+        raise Conflict(f"all {session.hands_planned} hands of this table are entered")
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -121,6 +139,10 @@ def record_hand(
     except IntegrityError as exc:
         raise Conflict("another device recorded a hand at the same moment: reload") from exc
     _history(session, "record", number, {"hand": record.facts, "dealer": record.dealer})
+    if session.done:
+        from scorer.tournament_operations import close_round_if_done
+
+        close_round_if_done(session)
     return record, True
 
 

@@ -29,6 +29,7 @@ class LedgerState:
     factor: int = 1
     round_over: bool = False
     stakes_paid: int = 0
+    hands: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -39,6 +40,7 @@ class LedgerState:
             "factor": self.factor,
             "round_over": self.round_over,
             "stakes_paid": self.stakes_paid,
+            "hands": self.hands,
         }
 
     @classmethod
@@ -72,6 +74,9 @@ class Ledger:
     rules: Rules
     players: tuple[str, ...]
     first_dealer: str
+    points_only: bool = False
+    """Tournament scoring (RULES §5): one unit or cent is one point, no pot, no cap, no
+    stakes. A payment out of the pot counts for its receiver only."""
 
     def __post_init__(self) -> None:
         game = self.rules.game
@@ -84,13 +89,17 @@ class Ledger:
             raise RuleError.one("first_dealer", "must be one of the players")
 
     @property
+    def has_pot(self) -> bool:
+        return self.rules.has_pot and not self.points_only
+
+    @property
     def stake(self) -> int:
-        return self.rules.params["stake_cents"] if self.rules.has_pot else 0
+        return self.rules.params["stake_cents"] if self.has_pot else 0
 
     def start(self) -> LedgerState:
         """The state before the first hand: the first stake is paid where there is a pot."""
         state = LedgerState({p: 0 for p in self.players}, 0, 1, self.first_dealer)
-        if self.rules.has_pot:
+        if self.has_pot:
             self._pay_stakes(state)
         return state
 
@@ -120,22 +129,25 @@ class Ledger:
             hand = replace(hand, dealer=dealer)
         new = LedgerState.from_json(state.to_json())
         new_round = False
-        if self.rules.has_pot and new.round_over and self.rules.params["refill"]:
+        if self.has_pot and new.round_over and self.rules.params["refill"]:
             new.round += 1
             self._pay_stakes(new)
             new_round = True
         score = self.rules.score(
-            active, hand, pot_cents=new.pot if self.rules.has_pot else None, factor=new.factor
+            active, hand, pot_cents=new.pot if self.has_pot else None, factor=new.factor
         )
         net = score.net([*self.players, POT])
+        if self.points_only:
+            net[POT] = 0
         for account, cents in net.items():
             if account == POT:
                 new.pot += cents
             else:
                 new.balances[account] += cents
-        round_end = self.rules.has_pot and new.pot == 0
+        round_end = self.has_pot and new.pot == 0
         new.round_over = round_end
         new.next_dealer = self.next_after(dealer)
+        new.hands += 1
         params = self.rules.params
         if score.result == "draw" and params.get("draw_doubles_next"):
             new.factor *= 2

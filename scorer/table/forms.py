@@ -124,9 +124,11 @@ def param_field(param: Param) -> Field:
     )
 
 
-def params_from_form(form, game: Game, system: System) -> dict[str, Any]:
+def params_from_form(form, game: Game, system: System, skip=frozenset()) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for param in game.all_params(system):
+        if param.name in skip:
+            continue
         field = form[f"param_{param.name}"]
         value = field.data
         if param.kind == "rate":

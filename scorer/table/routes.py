@@ -55,6 +55,15 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(404, "Diesen Tisch gibt es nicht. Stimmt der Link?")
 
 
+@bp.context_processor
+def table_context() -> dict[str, Any]:
+    """Whether the current table shows a pot, and whether it scores in points."""
+    table = getattr(g, "table", None)
+    if table is None:
+        return {}
+    return {"has_pot": operations.ledger_for(table).has_pot, "points": table.points_only}
+
+
 @bp.url_defaults
 def add_table_key(endpoint: str, values: dict[str, Any]) -> None:
     table = getattr(g, "table", None)

@@ -13,13 +13,25 @@ from scorer.table.forms import SUIT_NAMES
 from scorer.table.view import contract_label
 
 
+def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
+    """Euros at an evening's table, points at a tournament table."""
+    if not points:
+        return format_euros(int(cents or 0), signed)
+    value = int(cents or 0)
+    sign = "+" if signed and value > 0 else "−" if value < 0 else ""
+    return f"{sign}{abs(value)} P"
+
+
 def init_app(app: Flask) -> None:
-    from scorer import table
+    from scorer import auth, table, tournaments
 
     app.register_blueprint(table.bp)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(tournaments.bp)
     app.jinja_env.filters["euro"] = lambda cents, signed=False: format_euros(
         int(cents or 0), signed
     )
+    app.jinja_env.filters["amount"] = format_amount
     app.jinja_env.globals.update(
         contract_label=contract_label,
         suit_names=SUIT_NAMES,

@@ -1,0 +1,197 @@
+"""Tournament API: create, players, draw, tables, standings (HTTP Basic auth as the
+organiser; the standings are also public by the tournament's key)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import jsonify, url_for
+from flask_login import current_user
+
+from scorer import operations
+from scorer import tournament_operations as ops
+from scorer.api import bp
+from scorer.api.errors import ApiError, error_response
+from scorer.api.schema import json_body
+from scorer.domain import RuleError
+from scorer.extensions import db, limiter
+from scorer.models import Tournament, TournamentRound
+
+
+@bp.errorhandler(ops.TournamentError)
+def tournament_conflict(exc: ops.TournamentError):
+    return error_response(409, "conflict", str(exc))
+
+
+def organiser():
+    if not current_user.is_authenticated:
+        raise ApiError(401, "unauthorized", "log in as an organiser (HTTP Basic: e-mail, password)")
+    return current_user
+
+
+def own(tournament_id: int) -> Tournament:
+    return ops.get_tournament(organiser(), tournament_id)
+
+
+def round_of(tournament: Tournament, number: int) -> TournamentRound:
+    round_ = next((r for r in tournament.round_list if r.number == number), None)
+    if round_ is None:
+        raise ApiError(404, "not_found", f"round {number} has not been drawn")
+    return round_
+
+
+def tournament_to_json(t: Tournament) -> dict[str, Any]:
+    return {
+        "id": t.id,
+        "key": t.key,
+        "name": t.name,
+        "date": t.day.isoformat(),
+        "game": t.game,
+        "system": t.system,
+        "params": t.params,
+        "rounds": t.rounds,
+        "deals_per_player": t.hands_per_round,
+        "players": [
+            {"name": p.name, "joined_round": p.joined_round, "withdrawn_after": p.withdrawn_after}
+            for p in t.players
+        ],
+        "rounds_drawn": [round_to_json(r) for r in t.round_list],
+        "standings_url": url_for("tournaments.standings", key=t.key, _external=True),
+    }
+
+
+def round_to_json(r: TournamentRound) -> dict[str, Any]:
+    return {
+        "number": r.number,
+        "seed": r.seed,
+        "closed": r.closed,
+        "byes": r.byes,
+        "tables": [
+            {
+                "number": t.number,
+                "players": t.session.players,
+                "key": t.session.key,
+                "url": url_for("table.table", key=t.session.key, _external=True),
+                "hands": t.session.live_hands,
+                "hands_planned": t.session.hands_planned,
+                "done": t.session.done,
+            }
+            for t in r.tables
+        ],
+    }
+
+
+def standings_to_json(t: Tournament) -> list[dict[str, Any]]:
+    return [
+        {
+            "place": s.place,
+            "player": s.player,
+            "total": s.total,
+            "wins_as_declarer": s.wins_as_declarer,
+            "per_round": s.per_round,
+            "last_round": s.last_round,
+        }
+        for s in ops.tournament_standings(t)
+    ]
+
+
+@bp.post("/tournaments")
+@limiter.limit("30 per minute")
+def create_tournament():
+    who = organiser()
+    data = json_body()
+    raw_day = data.get("date")
+    try:
+        day = date.fromisoformat(raw_day) if isinstance(raw_day, str) else date.today()
+    except ValueError:
+        raise RuleError.one("date", "must be a date like 2026-12-24") from None
+    players = ops.parse_player_list(data.get("players"))
+    tournament = ops.create_tournament(
+        who,
+        data.get("name", ""),
+        day,
+        data.get("game"),
+        data.get("system"),
+        data.get("params"),
+        data.get("rounds", 4),
+        players,
+        data.get("deals_per_player", ops.DEFAULT_DEALS),
+    )
+    db.session.commit()
+    return jsonify(tournament_to_json(tournament)), 201
+
+
+@bp.get("/tournaments")
+def list_tournaments():
+    return jsonify([tournament_to_json(t) for t in ops.tournaments_of(organiser())])
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+def read_tournament(tournament_id: int):
+    return jsonify(tournament_to_json(own(tournament_id)))
+
+
+@bp.post("/tournaments/<int:tournament_id>/players")
+def add_player(tournament_id: int):
+    tournament = own(tournament_id)
+    data = json_body()
+    name = data.get("name")
+    if not isinstance(name, str):
+        raise RuleError.one("name", "1..40 characters")
+    player = ops.add_player(tournament, name)
+    db.session.commit()
+    return jsonify({"name": player.name, "joined_round": player.joined_round}), 201
+
+
+@bp.delete("/tournaments/<int:tournament_id>/players/<name>")
+def withdraw_player(tournament_id: int, name: str):
+    ops.withdraw_player(own(tournament_id), name)
+    db.session.commit()
+    return "", 204
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds")
+def draw_round(tournament_id: int):
+    round_ = ops.draw_round(own(tournament_id))
+    db.session.commit()
+    return jsonify(round_to_json(round_)), 201
+
+
+@bp.get("/tournaments/<int:tournament_id>/rounds/<int:number>")
+def read_round(tournament_id: int, number: int):
+    return jsonify(round_to_json(round_of(own(tournament_id), number)))
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/swap")
+def swap(tournament_id: int, number: int):
+    round_ = round_of(own(tournament_id), number)
+    data = json_body()
+    a, b = data.get("a"), data.get("b")
+    if not isinstance(a, str) or not isinstance(b, str) or a == b:
+        raise RuleError.one("a", "name two different seated players as 'a' and 'b'")
+    ops.swap_players(round_, a, b)
+    db.session.commit()
+    return jsonify(round_to_json(round_))
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/close")
+def close_round(tournament_id: int, number: int):
+    round_ = round_of(own(tournament_id), number)
+    ops.close_round(round_)
+    db.session.commit()
+    return jsonify(round_to_json(round_))
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings")
+def standings(tournament_id: int):
+    return jsonify(standings_to_json(own(tournament_id)))
+
+
+@bp.get("/standings/<key>")
+def public_standings(key: str):
+    try:
+        tournament = ops.get_public(key)
+    except operations.NotFound:
+        raise ApiError(404, "not_found", "no such tournament") from None
+    return jsonify(standings_to_json(tournament))

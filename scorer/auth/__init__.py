@@ -1,0 +1,8 @@
+"""Organiser accounts: sign-up (only while nobody has one), log in, log out, and the
+`flask scorer create-organiser` command."""
+
+from flask import Blueprint
+
+bp = Blueprint("auth", __name__, url_prefix="/veranstalter")
+
+from scorer.auth import routes  # noqa: E402,F401

@@ -1,0 +1,118 @@
+"""Organiser sign-up, login and logout; login is rate-limited."""
+
+from __future__ import annotations
+
+import click
+from flask import current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_user, logout_user
+from sqlalchemy import func, select
+
+from scorer.auth import bp
+from scorer.auth.forms import LoginForm, SignupForm
+from scorer.extensions import db, limiter, login_manager
+from scorer.models import Organiser
+
+login_manager.login_view = "auth.login"
+login_manager.login_message = "Bitte als Veranstalter anmelden."
+
+
+@login_manager.user_loader
+def load_organiser(organiser_id: str) -> Organiser | None:
+    return db.session.get(Organiser, int(organiser_id)) if organiser_id.isdigit() else None
+
+
+@login_manager.request_loader
+def load_organiser_from_basic_auth(req) -> Organiser | None:
+    """Scripts using the tournament API authenticate with HTTP Basic (e-mail, password)."""
+    auth = req.authorization
+    if auth is None or auth.type != "basic" or not auth.username or not auth.password:
+        return None
+    organiser = db.session.scalar(
+        select(Organiser).where(Organiser.email == auth.username.strip().lower())
+    )
+    if organiser is not None and organiser.check_password(auth.password):
+        return organiser
+    return None
+
+
+def anyone_signed_up() -> bool:
+    return db.session.scalar(select(func.count(Organiser.id))) > 0
+
+
+def create_organiser(name: str, email: str, password: str) -> Organiser:
+    email = email.strip().lower()
+    if db.session.scalar(select(Organiser).where(Organiser.email == email)):
+        raise ValueError("Diese E-Mail-Adresse hat schon ein Konto")
+    organiser = Organiser(name=name.strip(), email=email)
+    organiser.set_password(password)
+    db.session.add(organiser)
+    db.session.flush()
+    return organiser
+
+
+def safe_next(target: str | None) -> str:
+    """Only same-site paths: never redirect to another host after login."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return url_for("tournaments.index")
+
+
+@bp.route("/anmelden", methods=["GET", "POST"])
+@limiter.limit("10 per minute; 50 per hour", methods=["POST"])
+def login():
+    if not anyone_signed_up():
+        return redirect(url_for("auth.signup"))
+    form = LoginForm()
+    if form.validate_on_submit():
+        organiser = db.session.scalar(
+            select(Organiser).where(Organiser.email == form.email.data.strip().lower())
+        )
+        if organiser is not None and organiser.check_password(form.password.data):
+            login_user(organiser)
+            return redirect(safe_next(request.args.get("next")))
+        form.password.errors = ["E-Mail oder Passwort stimmt nicht"]
+    return render_template("auth/login.html", form=form), 422 if form.errors else 200
+
+
+@bp.route("/registrieren", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
+def signup():
+    """The first organiser signs up here; after that, new ones are made on the command line."""
+    if anyone_signed_up():
+        flash(
+            "Es gibt schon ein Veranstalterkonto: bitte anmelden. Weitere Konten legt "
+            "`flask scorer create-organiser` an.",
+            "info",
+        )
+        return redirect(url_for("auth.login"))
+    form = SignupForm()
+    if form.validate_on_submit():
+        organiser = create_organiser(form.name.data, form.email.data, form.password.data)
+        db.session.commit()
+        login_user(organiser)
+        return redirect(url_for("tournaments.index"))
+    return render_template("auth/signup.html", form=form), 422 if form.errors else 200
+
+
+@bp.post("/abmelden")
+def logout():
+    if current_user.is_authenticated:
+        logout_user()
+    return redirect(url_for("table.index"))
+
+
+@bp.cli.command("create-organiser")
+@click.option("--name", prompt="Name")
+@click.option("--email", prompt="E-Mail")
+@click.password_option("--password", prompt="Passwort")
+def create_organiser_command(name: str, email: str, password: str) -> None:
+    """Create an organiser account."""
+    if len(password) < 8:
+        raise click.BadParameter("at least 8 characters", param_hint="--password")
+    try:
+        create_organiser(name, email, password)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    db.session.commit()
+    click.echo(f"Organiser {email} created.")
+    current_app.logger.info("organiser %s created", email)

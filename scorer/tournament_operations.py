@@ -1,0 +1,315 @@
+"""Operations that change tournaments: create one, late entries and withdrawals, draw a
+round, swap two players before it starts, close it; and the standings.
+
+Each tournament table is an ordinary table session scored in points (RULES §5): one unit
+(or cent) is one point, no pot, no cap, no stakes. Like `operations`, these functions
+`flush` and the request commits once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+
+from scorer import operations
+from scorer.domain import RuleError
+from scorer.domain.ledger import Ledger
+from scorer.domain.scoring import Rules
+from scorer.domain.tournament import (
+    UNIT_PARAMS,
+    Standing,
+    TournamentHand,
+    draw,
+    sitting_out,
+    standings,
+    swap,
+    table_sizes,
+)
+from scorer.extensions import db
+from scorer.models import (
+    HandRecord,
+    Organiser,
+    TableSession,
+    Tournament,
+    TournamentPlayer,
+    TournamentRound,
+    TournamentTable,
+    utcnow,
+)
+
+MAX_PLAYERS = 400
+MAX_ROUNDS = 20
+DEFAULT_DEALS = 4
+"""Each player deals this often per round: 16 hands at a table of four (the dealer sits
+out, so everyone plays 12), 12 at a table of three (everyone plays all 12)."""
+
+
+class TournamentError(Exception):
+    """A tournament operation that cannot be done now (a conflict, 409)."""
+
+
+def parse_player_list(text: str | list[str]) -> list[str]:
+    """Names pasted as a list: one per line (or comma-separated); blank lines ignored."""
+    if isinstance(text, str):
+        lines = text.replace(",", "\n").splitlines()
+    elif isinstance(text, list) and all(isinstance(x, str) for x in text):
+        lines = text
+    else:
+        raise RuleError.one("players", "must be a list of names")
+    names = [" ".join(line.split()) for line in lines]
+    names = [n for n in names if n]
+    errors = []
+    if len(names) < 3:
+        errors.append("a tournament needs at least 3 players")
+    if len(names) > MAX_PLAYERS:
+        errors.append(f"at most {MAX_PLAYERS} players")
+    if any(len(n) > 40 for n in names):
+        errors.append("every name must have 1..40 characters")
+    seen: set[str] = set()
+    twice = sorted({n for n in names if n.casefold() in seen or seen.add(n.casefold())})
+    if twice:
+        errors.append("named twice: " + ", ".join(twice))
+    if errors:
+        raise RuleError({"players": errors})
+    return names
+
+
+def tournament_rules(game: Any, system: Any, params: Mapping[str, Any] | None) -> Rules:
+    """The rules with the unit set to one: in a tournament one unit is one point."""
+    rules = Rules.build(game, system, params)
+    units = {p: 1 for p in UNIT_PARAMS if p in rules.params}
+    return Rules.build(game, system, {**(params or {}), **units}) if units else rules
+
+
+def create_tournament(
+    organiser: Organiser,
+    name: str,
+    day: date,
+    game: Any,
+    system: Any,
+    params: Mapping[str, Any] | None,
+    rounds: int,
+    players: list[str],
+    deals_per_player: int = DEFAULT_DEALS,
+) -> Tournament:
+    rules = tournament_rules(game, system, params)
+    errors: dict[str, list[str]] = {}
+    name = (name or "").strip()
+    if not 1 <= len(name) <= 120:
+        errors["name"] = ["1..120 characters"]
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+        errors["rounds"] = [f"must be 1..{MAX_ROUNDS}"]
+    if (
+        not isinstance(deals_per_player, int)
+        or isinstance(deals_per_player, bool)
+        or not 1 <= deals_per_player <= 20
+    ):
+        errors["deals_per_player"] = ["must be 1..20"]
+    if not 3 in rules.game.players and not 4 in rules.game.players:  # noqa: E713
+        errors["game"] = ["tournaments seat tables of 3 and 4: not for a two-player game"]
+    if errors:
+        raise RuleError(errors)
+    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    tournament = Tournament(
+        organiser_id=organiser.id,
+        key=secrets.token_urlsafe(24),
+        name=name,
+        day=day,
+        game=rules.game.id,
+        system=rules.system.id,
+        params=stored,
+        rounds=rounds,
+        hands_per_round=deals_per_player,
+        seed=secrets.randbits(31),
+    )
+    tournament.players = [TournamentPlayer(name=n) for n in players]
+    db.session.add(tournament)
+    db.session.flush()
+    return tournament
+
+
+def tournaments_of(organiser: Organiser) -> list[Tournament]:
+    return list(
+        db.session.scalars(
+            select(Tournament)
+            .where(Tournament.organiser_id == organiser.id)
+            .order_by(Tournament.day.desc(), Tournament.id.desc())
+        )
+    )
+
+
+def get_tournament(organiser: Organiser, tournament_id: int) -> Tournament:
+    """Only the organiser's own tournaments exist for them."""
+    tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None or tournament.organiser_id != organiser.id:
+        raise operations.NotFound("no such tournament")
+    return tournament
+
+
+def get_public(key: str) -> Tournament:
+    tournament = db.session.scalar(select(Tournament).where(Tournament.key == key))
+    if tournament is None:
+        raise operations.NotFound("no such tournament")
+    return tournament
+
+
+def current_round(tournament: Tournament) -> TournamentRound | None:
+    return tournament.round_list[-1] if tournament.round_list else None
+
+
+def next_round_number(tournament: Tournament) -> int:
+    return len(tournament.round_list) + 1
+
+
+def hands_for(tournament: Tournament, table_size: int) -> int:
+    """Hands a table plays in a round: every player deals `hands_per_round` times."""
+    return table_size * tournament.hands_per_round
+
+
+def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
+    """A late entry: plays from the next round that is drawn."""
+    name = " ".join((name or "").split())
+    if not 1 <= len(name) <= 40:
+        raise RuleError.one("name", "1..40 characters")
+    if any(p.name.casefold() == name.casefold() for p in tournament.players):
+        raise RuleError.one("name", "this name is taken in this tournament")
+    if next_round_number(tournament) > tournament.rounds:
+        raise TournamentError("every round has been drawn")
+    player = TournamentPlayer(name=name, joined_round=next_round_number(tournament))
+    tournament.players.append(player)
+    db.session.flush()
+    return player
+
+
+def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
+    """A withdrawal: plays no round after the current one."""
+    player = next((p for p in tournament.players if p.name == name), None)
+    if player is None:
+        raise operations.NotFound(f"no player called {name} in this tournament")
+    current = current_round(tournament)
+    player.withdrawn_after = current.number if current else 0
+    if player.joined_round > player.withdrawn_after:
+        tournament.players.remove(player)
+    db.session.flush()
+    return player
+
+
+def draw_round(tournament: Tournament) -> TournamentRound:
+    """Draw the next round's tables (reproducible from the stored seed) and open a table
+    session for each."""
+    number = next_round_number(tournament)
+    if number > tournament.rounds:
+        raise TournamentError(f"all {tournament.rounds} rounds have been drawn")
+    current = current_round(tournament)
+    if current is not None and not current.closed:
+        raise TournamentError(f"round {current.number} is not closed yet")
+    names = [p.name for p in tournament.players if p.plays_in(number)]
+    try:
+        table_sizes(len(names))
+    except ValueError:
+        raise TournamentError(
+            f"round {number} has only {len(names)} players: at least 3 are needed"
+        ) from None
+    previous = [[t.session.players for t in r.tables] for r in tournament.round_list]
+    seed = tournament.seed * 1000 + number
+    tables = draw(names, previous, seed)
+    round_ = TournamentRound(
+        tournament_id=tournament.id, number=number, seed=seed, byes=sitting_out(names, tables)
+    )
+    tournament.round_list.append(round_)
+    for index, players in enumerate(tables, start=1):
+        session = operations.create_session(
+            f"{tournament.name} · Runde {number} · Tisch {index}",
+            tournament.game,
+            tournament.system,
+            tournament.params,
+            players,
+            players[0],
+            scoring="points",
+            hands_planned=hands_for(tournament, len(players)),
+        )
+        round_.tables.append(TournamentTable(number=index, session_id=session.id, session=session))
+    db.session.flush()
+    return round_
+
+
+def started(round_: TournamentRound) -> bool:
+    return any(t.session.hand_count for t in round_.tables)
+
+
+def swap_players(round_: TournamentRound, a: str, b: str) -> None:
+    """Swap two players' seats while no hand of the round has been recorded."""
+    if round_.closed or started(round_):
+        raise TournamentError("the round has started: seats can no longer be swapped")
+    try:
+        tables = swap([t.session.players for t in round_.tables], a, b)
+    except ValueError as exc:
+        raise RuleError.one("players", str(exc)) from None
+    for table, players in zip(round_.tables, tables, strict=True):
+        session = table.session
+        if session.players != players:
+            session.players = players
+            session.first_dealer = players[0]
+            ledger = Ledger(
+                operations.rules_for(session), tuple(players), players[0], points_only=True
+            )
+            session.state = ledger.start().to_json()
+    db.session.flush()
+
+
+def close_round(round_: TournamentRound) -> None:
+    if round_.closed:
+        raise TournamentError(f"round {round_.number} is closed already")
+    for table in round_.tables:
+        if not table.session.closed:
+            operations.close_session(table.session)
+    round_.closed_at = utcnow()
+    db.session.flush()
+
+
+def close_round_if_done(session: TableSession) -> bool:
+    """After a hand at a tournament table: close the round when every table is done."""
+    table = db.session.scalar(
+        select(TournamentTable).where(TournamentTable.session_id == session.id)
+    )
+    if table is None or table.round.closed:
+        return False
+    if all(t.session.done for t in table.round.tables):
+        close_round(table.round)
+        return True
+    return False
+
+
+def tournament_hands(tournament: Tournament) -> list[TournamentHand]:
+    """Every live hand of the tournament, from the tables' cached ledgers, in one query."""
+    rows = db.session.execute(
+        select(
+            TournamentRound.number,
+            TournamentTable.number,
+            HandRecord.facts,
+            HandRecord.result,
+            HandRecord.net,
+            HandRecord.sitting_out,
+        )
+        .join(TournamentTable, TournamentTable.round_id == TournamentRound.id)
+        .join(HandRecord, HandRecord.session_id == TournamentTable.session_id)
+        .where(TournamentRound.tournament_id == tournament.id, HandRecord.voided.is_(False))
+        .order_by(TournamentRound.number, TournamentTable.number, HandRecord.number)
+    )
+    hands = []
+    for round_number, table_number, facts, result, net, sitting in rows:
+        points = {name: cents for name, cents in net.items() if name != "pot"}
+        active = tuple(name for name in points if name != sitting)
+        hands.append(
+            TournamentHand(round_number, table_number, active, facts["declarer"], result, points)
+        )
+    return hands
+
+
+def tournament_standings(tournament: Tournament) -> list[Standing]:
+    names = [p.name for p in tournament.players]
+    return standings(names, tournament_hands(tournament), tournament.rounds)

@@ -1,0 +1,230 @@
+"""Tournament pages for organisers, and the public live standings."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from scorer import operations
+from scorer import tournament_operations as ops
+from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.extensions import db
+from scorer.table.forms import ChooseGameForm, options, params_from_form
+from scorer.table.messages import german
+from scorer.table.routes import attach_errors
+from scorer.tournaments import bp
+from scorer.tournaments.forms import (
+    HIDDEN_PARAMS,
+    TOURNAMENT_GAMES,
+    PlayerForm,
+    SwapForm,
+    tournament_form,
+)
+
+
+def own(tournament_id: int):
+    try:
+        return ops.get_tournament(current_user, tournament_id)
+    except operations.NotFound:
+        abort(404, "Dieses Turnier gibt es nicht (oder es gehört jemand anderem).")
+
+
+def round_of(tournament, number: int):
+    round_ = next((r for r in tournament.round_list if r.number == number), None)
+    if round_ is None:
+        abort(404, f"Runde {number} ist noch nicht ausgelost.")
+    return round_
+
+
+@bp.errorhandler(ops.TournamentError)
+def tournament_error(exc: ops.TournamentError):
+    flash(german(str(exc)), "error")
+    return redirect(request.referrer or url_for("tournaments.index"))
+
+
+@bp.get("/turniere")
+@login_required
+def index():
+    return render_template(
+        "tournaments/index.html", tournaments=ops.tournaments_of(current_user), games=GAMES
+    )
+
+
+@bp.route("/turniere/neu", methods=["GET", "POST"])
+@login_required
+def new():
+    source = request.form if request.method == "POST" else request.args
+    game_id = source.get("game")
+    game = (
+        GAMES[game_id] if any(g.id == game_id for g in TOURNAMENT_GAMES) else GAMES["haferltarock"]
+    )
+    choose = ChooseGameForm(formdata=None, data={"game": game.id})
+    choose.game.choices = options((g.id, g.name) for g in TOURNAMENT_GAMES)
+    system_id = source.get("system")
+    system = SYSTEMS[system_id] if system_id in game.systems else SYSTEMS[game.systems[0]]
+    choose.system.choices = options((s, SYSTEMS[s].name) for s in game.systems)
+    choose.system.data = system.id
+    form = tournament_form(
+        game, system, formdata=request.form if request.method == "POST" else None
+    )
+    if request.method == "POST" and form.validate():
+        try:
+            players = ops.parse_player_list(form.players.data)
+            params = params_from_form(form, game, system, skip=HIDDEN_PARAMS)
+            tournament = ops.create_tournament(
+                current_user,
+                form.name.data,
+                form.day.data,
+                game.id,
+                system.id,
+                params,
+                form.rounds.data,
+                players,
+                form.deals.data,
+            )
+        except RuleError as exc:
+            attach_errors(form, exc, prefix_map={"deals_per_player": "deals"})
+        except ValueError as exc:
+            form.form_errors.append(german(str(exc)))
+        else:
+            db.session.commit()
+            return redirect(url_for("tournaments.show", tournament_id=tournament.id))
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "tournaments/new.html", choose=choose, form=form, game=game, system=system
+    ), status
+
+
+@bp.get("/turniere/<int:tournament_id>")
+@login_required
+def show(tournament_id: int):
+    tournament = own(tournament_id)
+    current = ops.current_round(tournament)
+    swap_form = None
+    if current is not None and not current.closed and not ops.started(current):
+        swap_form = SwapForm()
+        names = options((n, n) for t in current.tables for n in t.session.players)
+        swap_form.a.choices = swap_form.b.choices = names
+    return render_template(
+        "tournaments/show.html",
+        tournament=tournament,
+        current=current,
+        game=GAMES[tournament.game],
+        system=SYSTEMS[tournament.system],
+        player_form=PlayerForm(),
+        swap_form=swap_form,
+        started=ops.started,
+        can_draw=ops.next_round_number(tournament) <= tournament.rounds
+        and (current is None or current.closed),
+    )
+
+
+@bp.post("/turniere/<int:tournament_id>/spieler")
+@login_required
+def add_player(tournament_id: int):
+    tournament = own(tournament_id)
+    form = PlayerForm()
+    if form.validate_on_submit():
+        try:
+            player = ops.add_player(tournament, form.name.data)
+        except RuleError as exc:
+            flash(german(" ".join(m for ms in exc.fields.values() for m in ms)), "error")
+        else:
+            db.session.commit()
+            flash(f"{player.name} spielt ab Runde {player.joined_round} mit.", "info")
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id))
+
+
+@bp.post("/turniere/<int:tournament_id>/spieler/<int:player_id>/abmelden")
+@login_required
+def withdraw(tournament_id: int, player_id: int):
+    tournament = own(tournament_id)
+    player = next((p for p in tournament.players if p.id == player_id), None)
+    if player is None:
+        abort(404, "Diesen Spieler gibt es in diesem Turnier nicht.")
+    name = player.name
+    ops.withdraw_player(tournament, name)
+    db.session.commit()
+    flash(f"{name} spielt keine weitere Runde mehr.", "info")
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id))
+
+
+@bp.post("/turniere/<int:tournament_id>/auslosen")
+@login_required
+def draw(tournament_id: int):
+    tournament = own(tournament_id)
+    round_ = ops.draw_round(tournament)
+    db.session.commit()
+    flash(f"Runde {round_.number} ist ausgelost: {len(round_.tables)} Tische.", "info")
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id))
+
+
+@bp.post("/turniere/<int:tournament_id>/runde/<int:number>/tauschen")
+@login_required
+def swap(tournament_id: int, number: int):
+    tournament = own(tournament_id)
+    round_ = round_of(tournament, number)
+    form = SwapForm()
+    names = options((n, n) for t in round_.tables for n in t.session.players)
+    form.a.choices = form.b.choices = names
+    if form.validate_on_submit() and form.a.data != form.b.data:
+        try:
+            ops.swap_players(round_, form.a.data, form.b.data)
+        except RuleError as exc:
+            flash(" ".join(m for ms in exc.fields.values() for m in ms), "error")
+        else:
+            db.session.commit()
+            flash(f"{form.a.data} und {form.b.data} haben die Plätze getauscht.", "info")
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id))
+
+
+@bp.post("/turniere/<int:tournament_id>/runde/<int:number>/schliessen")
+@login_required
+def close_round(tournament_id: int, number: int):
+    tournament = own(tournament_id)
+    ops.close_round(round_of(tournament, number))
+    db.session.commit()
+    flash(f"Runde {number} ist geschlossen.", "info")
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id))
+
+
+@bp.get("/turniere/<int:tournament_id>/runde/<int:number>/tische")
+@login_required
+def tables(tournament_id: int, number: int):
+    """A page per round with each table's QR code, to print or show at the tables."""
+    tournament = own(tournament_id)
+    return render_template(
+        "tournaments/tables.html", tournament=tournament, round_=round_of(tournament, number)
+    )
+
+
+@bp.get("/qr/<key>.svg")
+def table_qr(key: str):
+    """The QR code of a table session's link (the key is the table's capability)."""
+    try:
+        operations.get_session(key)
+    except operations.NotFound:
+        abort(404)
+    code = segno.make(url_for("table.table", key=key, _external=True), error="m")
+    buffer = io.BytesIO()
+    code.save(buffer, kind="svg", scale=5, border=2)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+@bp.get("/turnier/<key>/stand")
+def standings(key: str):
+    """The live standings: public by the tournament's key, refreshes itself, big type."""
+    try:
+        tournament = ops.get_public(key)
+    except operations.NotFound:
+        abort(404, "Diesen Turnierstand gibt es nicht.")
+    return render_template(
+        "tournaments/standings.html",
+        tournament=tournament,
+        standings=ops.tournament_standings(tournament),
+        current=ops.current_round(tournament),
+        game=GAMES[tournament.game],
+    )
