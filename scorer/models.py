@@ -37,7 +37,7 @@ class TableSession(db.Model):
     first_dealer: Mapped[str] = mapped_column(String(40))
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     hand_count: Mapped[int] = mapped_column(default=0)
-    scoring: Mapped[str] = mapped_column(String(8), default="money")
+    scoring: Mapped[str] = mapped_column(String(8), default="money", server_default="money")
     """'money' for an evening's stakes and pot; 'points' at a tournament table (RULES §5)."""
     hands_planned: Mapped[int | None] = mapped_column(default=None)
     """At a tournament table: how many hands the round has; the table is done then."""
