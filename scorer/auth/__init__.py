@@ -3,6 +3,6 @@
 
 from flask import Blueprint
 
-bp = Blueprint("auth", __name__, url_prefix="/veranstalter")
+bp = Blueprint("auth", __name__, url_prefix="/veranstalter", cli_group="scorer")
 
 from scorer.auth import routes  # noqa: E402,F401
