@@ -12,7 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, abort, request
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from werkzeug.routing import BaseConverter
 
 from scorer.extensions import csrf, db, limiter, login_manager, migrate
 
@@ -45,6 +48,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
     app.json.sort_keys = False
+    app.url_map.converters["n"] = NumberConverter
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
@@ -52,6 +56,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
 
     from scorer import api, models, web  # noqa: F401  (models: for migrations)
+
+    @app.before_request
+    def refuse_nul_characters():
+        """No text with NUL characters gets near the database (PostgreSQL refuses them)."""
+        values = [request.path, *request.args.values(), *request.form.values()]
+        if any("\x00" in value for value in values):
+            abort(400, "Text darf kein NUL-Zeichen enthalten.")
 
     app.register_blueprint(api.bp)
     web.init_app(app)
@@ -73,3 +84,29 @@ def _instance_secret(instance: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+class NumberConverter(BaseConverter):
+    """`<n:number>`: a whole number that fits the database's integer columns. Longer digit
+    strings match no route (404) instead of overflowing the database."""
+
+    regex = r"\d{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(int(value))
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
+    """SQLite: write-ahead log and normal sync (a committed hand survives a crash of the
+    app; only a power cut can lose the last commit), and enforced foreign keys."""
+    if type(dbapi_connection).__module__ != "sqlite3":
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

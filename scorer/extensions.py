@@ -1,5 +1,6 @@
 """The Flask extensions, unbound; `create_app` binds them."""
 
+from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -18,3 +19,9 @@ migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()
 limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])
+
+
+def rate_limits_off() -> bool:
+    """Per app: `RATE_LIMITS = False` (tests) exempts its requests. Flask-Limiter's own
+    switch lives on the shared Limiter object, so a second app would flip it for all."""
+    return not current_app.config.get("RATE_LIMITS", True)

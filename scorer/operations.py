@@ -7,6 +7,7 @@ or a void folds the evening again and rewrites the cache (`refold`).
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -49,8 +50,14 @@ def ledger_for(session: TableSession) -> Ledger:
     )
 
 
+KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a key made by `new_key` looks like; anything else is no key at all."""
+
+
 def get_session(key: str) -> TableSession:
-    session = db.session.scalar(select(TableSession).where(TableSession.key == key))
+    session = None
+    if KEY_SHAPE.fullmatch(key):
+        session = db.session.scalar(select(TableSession).where(TableSession.key == key))
     if session is None:
         raise NotFound("no table with this key")
     return session

@@ -151,7 +151,9 @@ def get_tournament(organiser: Organiser, tournament_id: int) -> Tournament:
 
 
 def get_public(key: str) -> Tournament:
-    tournament = db.session.scalar(select(Tournament).where(Tournament.key == key))
+    tournament = None
+    if operations.KEY_SHAPE.fullmatch(key):
+        tournament = db.session.scalar(select(Tournament).where(Tournament.key == key))
     if tournament is None:
         raise operations.NotFound("no such tournament")
     return tournament
@@ -215,7 +217,7 @@ def draw_round(tournament: Tournament) -> TournamentRound:
             f"round {number} has only {len(names)} players: at least 3 are needed"
         ) from None
     previous = [[t.session.players for t in r.tables] for r in tournament.round_list]
-    seed = tournament.seed * 1000 + number
+    seed = (tournament.seed + 7919 * number) % 2**31
     tables = draw(names, previous, seed)
     round_ = TournamentRound(
         tournament_id=tournament.id, number=number, seed=seed, byes=sitting_out(names, tables)

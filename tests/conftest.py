@@ -29,7 +29,7 @@ def make_app(tmp_path: Path, **config):
             "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
             "SECRET_KEY": "test",
-            "RATELIMIT_ENABLED": False,
+            "RATE_LIMITS": False,
             **config,
         }
     )

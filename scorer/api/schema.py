@@ -12,6 +12,7 @@ from flask import request
 from scorer.api.errors import ApiError
 from scorer.domain import Bonus, Hand, RuleError
 from scorer.domain.cardpoints import declarer_points
+from scorer.domain.model import POT
 from scorer.domain.registry import Game
 
 HAND_FIELDS = {
@@ -32,12 +33,36 @@ BONUS_FIELDS = {"id", "side", "announced", "made"}
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object; 400 when it is not well-formed JSON or not an object."""
-    data = request.get_json(silent=True, force=True)
+    try:
+        data = request.get_json(silent=True, force=True)
+    except RecursionError:
+        data = None
     if data is None:
         raise ApiError(400, "malformed_json", "the body must be well-formed JSON")
     if not isinstance(data, dict):
         raise ApiError(400, "malformed_json", "the body must be a JSON object")
+    if _has_nul(data):
+        raise ApiError(400, "malformed_json", "text may not contain NUL characters")
     return data
+
+
+def _has_nul(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if depth > 50:
+        return False
+    if isinstance(value, dict):
+        return any(_has_nul(k, depth + 1) or _has_nul(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v, depth + 1) for v in value)
+    return False
+
+
+def whole_number(text: str | None) -> int | None:
+    """A non-negative whole number typed in ASCII digits, or None ('²' is not a number)."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 12:
+        return None
+    return int(text)
 
 
 def _int(value: Any) -> bool:
@@ -48,6 +73,8 @@ def parse_players(value: Any, field: str = "players") -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RuleError.one(field, "must be a list of names")
     names = [v.strip() for v in value]
+    if any(n.casefold() == POT for n in names):
+        raise RuleError.one(field, f"'{POT}' is the name of the pot: choose another name")
     if any(not n or len(n) > 40 for n in names):
         raise RuleError.one(field, "every name must have 1..40 characters")
     if len(set(n.casefold() for n in names)) != len(names):

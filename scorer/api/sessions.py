@@ -9,7 +9,7 @@ from flask import g, jsonify, request
 from scorer import operations
 from scorer.api import bp
 from scorer.api.errors import ApiError, error_response
-from scorer.api.schema import json_body, parse_hand, parse_players
+from scorer.api.schema import json_body, parse_hand, parse_players, whole_number
 from scorer.domain import GAMES, RuleError
 from scorer.domain.model import POT
 from scorer.extensions import db
@@ -107,7 +107,7 @@ def read_session():
     return jsonify(session_to_json(g.session))
 
 
-@bp.get("/sessions/<key>/hands/<int:number>")
+@bp.get("/sessions/<key>/hands/<n:number>")
 def read_hand(number: int):
     record = db.session.scalar(
         db.select(HandRecord).where(
@@ -126,14 +126,14 @@ def record_hand():
     data = json_body()
     hand, dealer = _hand_from_request(data, extra=set())
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 0 < len(key) <= 200:
+    if key is not None and (not 0 < len(key) <= 200 or "\x00" in key):
         raise RuleError.one("Idempotency-Key", "must have 1..200 characters")
     record, created = operations.record_hand(g.session, hand, dealer, key)
     db.session.commit()
     return jsonify(hand_to_json(record)), 201
 
 
-@bp.put("/sessions/<key>/hands/<int:number>")
+@bp.put("/sessions/<key>/hands/<n:number>")
 def edit_hand(number: int):
     data = json_body()
     version = data.get("version")
@@ -144,10 +144,9 @@ def edit_hand(number: int):
     return jsonify(hand_to_json(record))
 
 
-@bp.delete("/sessions/<key>/hands/<int:number>")
+@bp.delete("/sessions/<key>/hands/<n:number>")
 def void_hand(number: int):
-    raw = request.args.get("version")
-    version = int(raw) if raw is not None and raw.isdigit() else None
+    version = whole_number(request.args.get("version"))
     operations.void_hand(g.session, number, version)
     db.session.commit()
     return "", 204

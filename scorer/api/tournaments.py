@@ -15,7 +15,7 @@ from scorer.api import bp
 from scorer.api.errors import ApiError, error_response
 from scorer.api.schema import json_body
 from scorer.domain import RuleError
-from scorer.extensions import db, limiter
+from scorer.extensions import db, limiter, rate_limits_off
 from scorer.models import Tournament, TournamentRound
 
 
@@ -97,7 +97,7 @@ def standings_to_json(t: Tournament) -> list[dict[str, Any]]:
 
 
 @bp.post("/tournaments")
-@limiter.limit("30 per minute")
+@limiter.limit("30 per minute", exempt_when=rate_limits_off)
 def create_tournament():
     who = organiser()
     data = json_body()
@@ -127,12 +127,12 @@ def list_tournaments():
     return jsonify([tournament_to_json(t) for t in ops.tournaments_of(organiser())])
 
 
-@bp.get("/tournaments/<int:tournament_id>")
+@bp.get("/tournaments/<n:tournament_id>")
 def read_tournament(tournament_id: int):
     return jsonify(tournament_to_json(own(tournament_id)))
 
 
-@bp.post("/tournaments/<int:tournament_id>/players")
+@bp.post("/tournaments/<n:tournament_id>/players")
 def add_player(tournament_id: int):
     tournament = own(tournament_id)
     data = json_body()
@@ -144,26 +144,26 @@ def add_player(tournament_id: int):
     return jsonify({"name": player.name, "joined_round": player.joined_round}), 201
 
 
-@bp.delete("/tournaments/<int:tournament_id>/players/<name>")
+@bp.delete("/tournaments/<n:tournament_id>/players/<name>")
 def withdraw_player(tournament_id: int, name: str):
     ops.withdraw_player(own(tournament_id), name)
     db.session.commit()
     return "", 204
 
 
-@bp.post("/tournaments/<int:tournament_id>/rounds")
+@bp.post("/tournaments/<n:tournament_id>/rounds")
 def draw_round(tournament_id: int):
     round_ = ops.draw_round(own(tournament_id))
     db.session.commit()
     return jsonify(round_to_json(round_)), 201
 
 
-@bp.get("/tournaments/<int:tournament_id>/rounds/<int:number>")
+@bp.get("/tournaments/<n:tournament_id>/rounds/<n:number>")
 def read_round(tournament_id: int, number: int):
     return jsonify(round_to_json(round_of(own(tournament_id), number)))
 
 
-@bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/swap")
+@bp.post("/tournaments/<n:tournament_id>/rounds/<n:number>/swap")
 def swap(tournament_id: int, number: int):
     round_ = round_of(own(tournament_id), number)
     data = json_body()
@@ -175,7 +175,7 @@ def swap(tournament_id: int, number: int):
     return jsonify(round_to_json(round_))
 
 
-@bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/close")
+@bp.post("/tournaments/<n:tournament_id>/rounds/<n:number>/close")
 def close_round(tournament_id: int, number: int):
     round_ = round_of(own(tournament_id), number)
     ops.close_round(round_)
@@ -183,15 +183,15 @@ def close_round(tournament_id: int, number: int):
     return jsonify(round_to_json(round_))
 
 
-@bp.get("/tournaments/<int:tournament_id>/standings")
+@bp.get("/tournaments/<n:tournament_id>/standings")
 def standings(tournament_id: int):
     return jsonify(standings_to_json(own(tournament_id)))
 
 
-@bp.get("/standings/<key>")
-def public_standings(key: str):
+@bp.get("/standings/<tournament_key>")
+def public_standings(tournament_key: str):
     try:
-        tournament = ops.get_public(key)
+        tournament = ops.get_public(tournament_key)
     except operations.NotFound:
         raise ApiError(404, "not_found", "no such tournament") from None
     return jsonify(standings_to_json(tournament))

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from scorer.auth import bp
 from scorer.auth.forms import LoginForm, SignupForm
-from scorer.extensions import db, limiter, login_manager
+from scorer.extensions import db, limiter, login_manager, rate_limits_off
 from scorer.models import Organiser
 
 login_manager.login_view = "auth.login"
@@ -18,7 +18,11 @@ login_manager.login_message = "Bitte als Veranstalter anmelden."
 
 @login_manager.user_loader
 def load_organiser(organiser_id: str) -> Organiser | None:
-    return db.session.get(Organiser, int(organiser_id)) if organiser_id.isdigit() else None
+    return (
+        db.session.get(Organiser, int(organiser_id))
+        if organiser_id.isascii() and organiser_id.isdigit()
+        else None
+    )
 
 
 @login_manager.request_loader
@@ -58,7 +62,7 @@ def safe_next(target: str | None) -> str:
 
 
 @bp.route("/anmelden", methods=["GET", "POST"])
-@limiter.limit("10 per minute; 50 per hour", methods=["POST"])
+@limiter.limit("10 per minute; 50 per hour", methods=["POST"], exempt_when=rate_limits_off)
 def login():
     if not anyone_signed_up():
         return redirect(url_for("auth.signup"))
@@ -75,7 +79,7 @@ def login():
 
 
 @bp.route("/registrieren", methods=["GET", "POST"])
-@limiter.limit("10 per minute", methods=["POST"])
+@limiter.limit("10 per minute", methods=["POST"], exempt_when=rate_limits_off)
 def signup():
     """The first organiser signs up here; after that, new ones are made on the command line."""
     if anyone_signed_up():

@@ -85,6 +85,13 @@ class Ledger:
             raise RuleError.one("players", f"{game.name} is played by {counts} players")
         if len({p.casefold() for p in self.players}) != len(self.players):
             raise RuleError.one("players", "names must be different")
+        if any(p.casefold() == POT for p in self.players):
+            raise RuleError.one("players", f"'{POT}' is the name of the pot: choose another name")
+        if self.rules.params.get("berliner") and len(self.players) > game.active:
+            raise RuleError.one(
+                "params.berliner",
+                "the Berliner rule needs three at the table: at four the dealer sits out",
+            )
         if self.first_dealer not in self.players:
             raise RuleError.one("first_dealer", "must be one of the players")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -44,12 +45,14 @@ class Param:
             if isinstance(value, bool) or not isinstance(value, int | float | str):
                 raise ValueError("must be a decimal number")
             try:
-                rate = Fraction(str(value))
-            except (ValueError, ZeroDivisionError):
+                # Decimal first: it checks size cheaply ("1e100000000" must not become an
+                # exact Fraction before the range check).
+                number = Decimal(str(value).strip())
+            except InvalidOperation:
                 raise ValueError("must be a decimal number") from None
-            if rate < 0 or rate > 1000:
+            if not number.is_finite() or not 0 <= number <= 1000:
                 raise ValueError("must be between 0 and 1000")
-            return rate
+            return Fraction(number)
         # cents / int
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError("must be a whole number")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scorer.domain.model import POT, Line
-from scorer.domain.money import ROUNDINGS, round_cents
+from scorer.domain.model import POT, Line, Posting
+from scorer.domain.money import ROUNDINGS, Rounding, round_cents
 from scorer.domain.params import Param, common_tie, pot_params
 from scorer.domain.payments import outcome, posting, pot_pays_declarer
 from scorer.domain.registry import Deal, Draft, System, register_system
@@ -55,22 +55,29 @@ def pay(deal: Deal) -> Draft:
     return Draft("lost", _loss(deal, amount, rounding), lines)
 
 
-def _loss(deal: Deal, amount: int, rounding) -> list:
-    """The declarer pays `amount`; each defender gets half, rounded; the Kasse tops up."""
+def _loss(deal: Deal, amount: int, rounding: Rounding) -> list[Posting]:
+    """The declarer pays `amount`; each defender receives half of it, rounded; the Kasse
+    pays what is missing, or keeps what is left over."""
     half = round_cents(Fraction(amount, 2), rounding)
     first, second = deal.defenders
+    to_first = min(half, amount)
+    to_second = min(half, amount - to_first)
     return (
-        posting(deal.declarer, first, min(half, amount))
-        + posting(deal.declarer, second, amount - min(half, amount))
-        + posting(POT, second, 2 * half - amount)
+        posting(deal.declarer, first, to_first)
+        + posting(deal.declarer, second, to_second)
+        + posting(deal.declarer, POT, amount - to_first - to_second)
+        + posting(POT, first, half - to_first)
+        + posting(POT, second, half - to_second)
     )
 
 
-def _loss_lines(amount: int, rounding) -> list[Line]:
+def _loss_lines(amount: int, rounding: Rounding) -> list[Line]:
     half = round_cents(Fraction(amount, 2), rounding)
     lines = [Line("each defender receives half, rounded", cents=half)]
     if 2 * half > amount:
         lines.append(Line("the Kasse pays the difference", cents=2 * half - amount))
+    elif 2 * half < amount:
+        lines.append(Line("the rest goes into the Kasse", cents=amount - 2 * half))
     return lines
 
 

@@ -73,6 +73,8 @@ class Rules:
         names = list(players)
         if len(names) != game.active or len(set(names)) != len(names):
             bad("players", f"{game.name} is played by {game.active} different players")
+        if any(name.casefold() == POT for name in names):
+            bad("players", f"'{POT}' is the name of the pot: choose another name")
         if hand.declarer not in names:
             bad("declarer", "must be one of the players of this hand")
         if hand.contract not in game.contracts:

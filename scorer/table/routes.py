@@ -20,6 +20,7 @@ from flask import (
 )
 
 from scorer import operations
+from scorer.api.schema import whole_number
 from scorer.domain import GAMES, SYSTEMS, Bonus, Hand, RuleError
 from scorer.domain.cardpoints import bavarian_points, tarock_points
 from scorer.domain.ledger import LedgerState
@@ -282,7 +283,7 @@ def hands():
     return render_template("hands.html", table=table, game=game, system=system, records=records)
 
 
-@bp.route("/t/<key>/spiele/<int:number>", methods=["GET", "POST"])
+@bp.route("/t/<key>/spiele/<n:number>", methods=["GET", "POST"])
 def edit(number: int):
     table = g.table
     record = live_hand(number)
@@ -293,7 +294,7 @@ def edit(number: int):
         if form.validate():
             try:
                 hand = hand_from_form(form)
-                version = int(form.version.data) if (form.version.data or "").isdigit() else None
+                version = whole_number(form.version.data)
                 operations.edit_hand(table, number, version, hand)
             except RuleError as exc:
                 attach_errors(form, exc)
@@ -318,12 +319,11 @@ def edit(number: int):
     ), status
 
 
-@bp.route("/t/<key>/spiele/<int:number>/streichen", methods=["GET", "POST"])
+@bp.route("/t/<key>/spiele/<n:number>/streichen", methods=["GET", "POST"])
 def void(number: int):
     record = live_hand(number)
     if request.method == "POST":
-        version = request.form.get("version", "")
-        operations.void_hand(g.table, number, int(version) if version.isdigit() else None)
+        operations.void_hand(g.table, number, whole_number(request.form.get("version")))
         db.session.commit()
         flash(f"Spiel {number} gestrichen; alle späteren Spiele sind neu abgerechnet.", "info")
         target = request.form.get("next")
@@ -432,7 +432,7 @@ def hand_from_form(form) -> Hand:
         points=points,
         all_tricks=bool(form.all_tricks.data),
         no_tricks=bool(form.no_tricks.data),
-        doublings=int(form.doublings.data) if (form.doublings.data or "0").isdigit() else 0,
+        doublings=whole_number(form.doublings.data) or 0,
         bonuses=bonuses_from_form(form),
     )
 
@@ -461,10 +461,10 @@ def points_from_counts(game, errors: dict[str, list[str]]) -> int | None:
     raw = {n: request.form.get(f"count_{n}", "").strip() for n in names}
     if not any(raw.values()):
         return None
-    if not all(v.isdigit() for v in raw.values() if v):
+    counts = {n: whole_number(v) for n, v in raw.items() if v}
+    if any(v is None for v in counts.values()):
         errors["points"] = ["Zählen: nur ganze Zahlen"]
         return None
-    counts = {n: int(v) for n, v in raw.items() if v}
     try:
         if game.total == 120:
             points = bavarian_points(counts)

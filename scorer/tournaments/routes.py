@@ -98,7 +98,7 @@ def new():
     ), status
 
 
-@bp.get("/turniere/<int:tournament_id>")
+@bp.get("/turniere/<n:tournament_id>")
 @login_required
 def show(tournament_id: int):
     tournament = own(tournament_id)
@@ -122,7 +122,7 @@ def show(tournament_id: int):
     )
 
 
-@bp.post("/turniere/<int:tournament_id>/spieler")
+@bp.post("/turniere/<n:tournament_id>/spieler")
 @login_required
 def add_player(tournament_id: int):
     tournament = own(tournament_id)
@@ -138,7 +138,7 @@ def add_player(tournament_id: int):
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
-@bp.post("/turniere/<int:tournament_id>/spieler/<int:player_id>/abmelden")
+@bp.post("/turniere/<n:tournament_id>/spieler/<n:player_id>/abmelden")
 @login_required
 def withdraw(tournament_id: int, player_id: int):
     tournament = own(tournament_id)
@@ -152,7 +152,7 @@ def withdraw(tournament_id: int, player_id: int):
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
-@bp.post("/turniere/<int:tournament_id>/auslosen")
+@bp.post("/turniere/<n:tournament_id>/auslosen")
 @login_required
 def draw(tournament_id: int):
     tournament = own(tournament_id)
@@ -162,7 +162,7 @@ def draw(tournament_id: int):
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
-@bp.post("/turniere/<int:tournament_id>/runde/<int:number>/tauschen")
+@bp.post("/turniere/<n:tournament_id>/runde/<n:number>/tauschen")
 @login_required
 def swap(tournament_id: int, number: int):
     tournament = own(tournament_id)
@@ -181,7 +181,7 @@ def swap(tournament_id: int, number: int):
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
-@bp.post("/turniere/<int:tournament_id>/runde/<int:number>/schliessen")
+@bp.post("/turniere/<n:tournament_id>/runde/<n:number>/schliessen")
 @login_required
 def close_round(tournament_id: int, number: int):
     tournament = own(tournament_id)
@@ -191,7 +191,7 @@ def close_round(tournament_id: int, number: int):
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
-@bp.get("/turniere/<int:tournament_id>/runde/<int:number>/tische")
+@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische")
 @login_required
 def tables(tournament_id: int, number: int):
     """A page per round with each table's QR code, to print or show at the tables."""

@@ -1,0 +1,83 @@
+"""The worked examples of RULES.md (tests/data/rules-vectors.json): every one through the
+domain function and through POST /api/v1/score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorer.domain import GAMES, Bonus, Hand, score_hand
+from tests.conftest import dispose, load_vectors, make_app
+
+VECTORS = load_vectors()
+IDS = [v["id"] for v in VECTORS]
+
+
+def hand_from_json(data: dict[str, Any], total: int) -> Hand:
+    """The request's `hand` object as a domain Hand (independent of the API's parser)."""
+    points = data.get("points")
+    if data.get("defender_points") is not None:
+        points = total - data["defender_points"]
+    return Hand(
+        declarer=data["declarer"],
+        contract=data["contract"],
+        trump=data.get("trump"),
+        bid=data.get("bid", 61),
+        points=points,
+        all_tricks=data.get("all_tricks", False),
+        no_tricks=data.get("no_tricks", False),
+        doublings=data.get("doublings", 0),
+        bonuses=tuple(Bonus(**b) for b in data.get("bonuses", [])),
+        dealer=data.get("dealer"),
+    )
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    """One app for the module: POST /api/v1/score stores nothing."""
+    app = make_app(tmp_path_factory.mktemp("vectors"))
+    yield app.test_client()
+    dispose(app)
+
+
+def test_vectors_are_there():
+    assert len(VECTORS) >= 25
+    assert len(set(IDS)) == len(IDS), "example ids are unique"
+    systems = {v["request"]["system"] for v in VECTORS}
+    # every payment system but furr has at least one worked example
+    assert len(systems) >= 10
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=IDS)
+def test_vector_domain(vector):
+    request, expect = vector["request"], vector["expect"]
+    game = GAMES[request["game"]]
+    players = request["players"]
+    score = score_hand(
+        request["game"],
+        request["system"],
+        request.get("params") or {},
+        players,
+        hand_from_json(request["hand"], game.total),
+        pot_cents=request.get("pot_cents"),
+    )
+    assert score.result == expect["result"]
+    net = score.net([*players, "pot"])
+    assert net == expect["net"]
+    assert sum(net.values()) == 0
+    assert all(p.cents > 0 for p in score.postings)
+    assert score.explanation, "every hand explains itself"
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=IDS)
+def test_vector_api(api, vector):
+    request, expect = vector["request"], vector["expect"]
+    response = api.post("/api/v1/score", json=request)
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert body["result"] == expect["result"]
+    assert body["net"] == expect["net"]
+    assert sum(body["net"].values()) == 0
+    assert all(p["cents"] > 0 for p in body["postings"])
+    assert body["explanation"] and all("text" in line for line in body["explanation"])
