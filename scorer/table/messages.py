@@ -66,3 +66,118 @@ def german(message: str) -> str:
         if pattern.match(message):
             return pattern.sub(replacement, message)
     return message
+
+
+# Explanation lines ("warum?"): the engine's English phrases, longest first, in German.
+LINE_PHRASES: list[tuple[str, str]] = [
+    (r"60 to 60: a draw, nothing is paid", "60 zu 60: unentschieden, niemand zahlt"),
+    (r"35 to 35: a draw, only bonuses are paid", "35 zu 35: unentschieden, nur Prämien zählen"),
+    (r"35 to 35 counts as lost", "35 zu 35 zählt als verloren"),
+    (
+        r"Kontra shifts the burden: defenders took (\d+), needed (\d+) → declarer wins the "
+        r"smallest amount",
+        r"Kontra dreht die Last um: Gegenpartei hat \1, brauchte \2 → "
+        r"Spieler gewinnt den kleinsten Betrag",
+    ),
+    (
+        r"Kontra shifts the burden: defenders took (\d+), needed (\d+) → declarer loses the "
+        r"smallest amount",
+        r"Kontra dreht die Last um: Gegenpartei hat \1, brauchte \2 → "
+        r"Spieler verliert den kleinsten Betrag",
+    ),
+    (
+        r"the pot holds only (\d+) of the (\d+) cents due to (.+): it pays what it has and is "
+        r"empty",
+        r"im Haferl sind nur noch \1 der \2 Cent für \3: es zahlt, was es hat, und ist "
+        r"leer",
+    ),
+    (r"after a draw this hand counts ×(\d+)", r"nach einem Unentschieden zählt dieses Spiel ×\1"),
+    (
+        r"to each defender: one from the declarer, one from the Haferl",
+        "an jeden Gegenspieler: einer vom Spieler, einer aus dem Haferl",
+    ),
+    (
+        r"to each defender, one share from the pot",
+        "an jeden Gegenspieler, ein Anteil aus dem Haferl",
+    ),
+    (
+        r"to each defender, one share from the Haferl",
+        "an jeden Gegenspieler, ein Anteil aus dem Haferl",
+    ),
+    (r"replaces the contract and every other bonus", "ersetzt das Spiel und alle anderen Prämien"),
+    (r"replaces everything else", "ersetzt alles andere"),
+    (r"scores for the opponent", "zählt für den Gegner"),
+    (r"each defender receives half, rounded", "jeder Gegenspieler bekommt die Hälfte, gerundet"),
+    (r"the Kasse pays the difference", "die Kasse zahlt den Rest"),
+    (r"the rest goes into the Kasse", "der Rest geht in die Kasse"),
+    (r"each defender pays", "jeder Gegenspieler zahlt"),
+    (r"paid to each defender", "an jeden Gegenspieler"),
+    (r"from each defender", "von jedem Gegenspieler"),
+    (r"to each defender", "an jeden Gegenspieler"),
+    (r"the loser pays the winner", "der Verlierer zahlt dem Gewinner"),
+    (r"nothing to pay", "nichts zu zahlen"),
+    (r"the declarer pays", "der Spieler zahlt"),
+    (r"the Haferl pays", "das Haferl zahlt"),
+    (r"the Kasse pays", "die Kasse zahlt"),
+    (r"the pot pays", "das Haferl zahlt"),
+    (r"a Frage won counts half", "eine gewonnene Frage zählt halb"),
+    (r"× a Frage's win", "× Gewinn einer Frage"),
+    (r"hand game", "Handspiel"),
+    (r"Durch announced", "Durch angesagt"),
+    (r"Durch made", "Durch gemacht"),
+    (r"Durch: doubled", "Durch: doppelt"),
+    (r"Schwarz \(no trick\)", "Schwarz (kein Stich)"),
+    (r"both passed, (\d+) of 70 wins", r"beide gepasst, \1 von 70 gewinnt"),
+    (r"both passed, (\d+) of 70 loses", r"beide gepasst, \1 von 70 verliert"),
+    (r"big win with (\d+) \(45 or more\)", r"hoher Gewinn mit \1 (45 oder mehr)"),
+    (
+        r"the defender's big win: (\d+) \(44 or more\)",
+        r"hoher Gewinn der Gegenpartei: \1 (44 oder mehr)",
+    ),
+    (r"(\d+) more five\(s\) over the bid", r"\1 Fünfer mehr über dem Gebot"),
+    (r"(\d+) more five\(s\) over (\d+)", r"\1 Fünfer mehr über \2"),
+    (r"(\d+) more five\(s\) short", r"\1 Fünfer mehr zu wenig"),
+    (r"(\d+) five\(s\) short", r"\1 Fünfer zu wenig"),
+    (r"(\d+) level\(s\) reached \(66, 71, …\)", r"\1 Stufe(n) erreicht (66, 71, …)"),
+    (r"bid (\d+): (\d+) raise\(s\)", r"gereizt \1: \2 Erhöhung(en)"),
+    (r"(\d+) point\(s\) above 65", r"\1 Auge(n) über 65"),
+    (r"(\d+) point\(s\) below 56", r"\1 Auge(n) unter 56"),
+    (r"(\d+) point\(s\) above the band × 2", r"\1 Auge(n) über der Spanne × 2"),
+    (r"(\d+) point\(s\) below the band × 2", r"\1 Auge(n) unter der Spanne × 2"),
+    (r"(\d+) points over 60", r"\1 Augen über 60"),
+    (r"(\d+) points short", r"\1 Augen zu wenig"),
+    (r"([+-]\d+) points ×", r"\1 Punkte ×"),
+    (r"rounded \(up5\)", "aufgerundet auf 5 ct"),
+    (r"rounded \(nearest5\)", "gerundet auf 5 ct"),
+    (r"rounded \(none\)", "auf ganze Cent gerundet"),
+    (r", made by the declarer", ", vom Spieler gemacht"),
+    (r", made by the defenders", ", von der Gegenpartei gemacht"),
+    (r" for the declarer", " für den Spieler"),
+    (r" for the defenders", " für die Gegenpartei"),
+    (r" of the declarer lost", " des Spielers verloren"),
+    (r" of the defenders lost", " der Gegenpartei verloren"),
+    (r" announced and failed", " angesagt und verloren"),
+    (r" announced", " angesagt"),
+    (r", failed", ", verloren"),
+    (r",? not made", " nicht gemacht"),
+    (r"target (\d+)", r"Ziel \1"),
+    (r"\btook (\d+)", r"\1 Augen"),
+    (r"\bbid (\d+)", r"gereizt \1"),
+    (r"\bwon with\b", "gewonnen mit"),
+    (r"\blost with\b", "verloren mit"),
+    (r"\bwon\b", "gewonnen"),
+    (r"\blost\b", "verloren"),
+    (r"\bwith\b", "mit"),
+    (r"\bsimple\b", "einfach"),
+    (r"\bof 70\b", "von 70"),
+    (r"\bnothing\b", "nichts"),
+    (r"(\d+)\.(\d+) ct", r"\1,\2 ct"),
+]
+_LINE_PATTERNS = [(re.compile(p), r) for p, r in LINE_PHRASES]
+
+
+def german_line(text: str) -> str:
+    """An explanation line in the players' words."""
+    for pattern, replacement in _LINE_PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text

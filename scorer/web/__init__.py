@@ -10,6 +10,7 @@ from scorer.domain.money import format_euros
 from scorer.domain.strohmandeln import BONUS_NAMES as STROH_BONUS_NAMES
 from scorer.domain.tapp import BONUS_NAMES as TAPP_BONUS_NAMES
 from scorer.table.forms import SUIT_NAMES
+from scorer.table.messages import german_line
 from scorer.table.view import contract_label
 
 
@@ -32,6 +33,7 @@ def init_app(app: Flask) -> None:
         int(cents or 0), signed
     )
     app.jinja_env.filters["amount"] = format_amount
+    app.jinja_env.filters["german_line"] = german_line
     app.jinja_env.globals.update(
         contract_label=contract_label,
         suit_names=SUIT_NAMES,
