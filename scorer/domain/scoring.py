@@ -58,7 +58,11 @@ class Rules:
             lines.append(Line(f"{calls}: ×{2**hand.doublings}"))
         if factor != 1:
             lines.append(Line(f"after a draw this hand counts ×{factor}"))
-        postings = [replace(p, cents=p.cents * multiplier) for p in draft.postings]
+        postings = draft.postings
+        if multiplier != 1:
+            postings = [
+                Posting(p.from_account, p.to_account, p.cents * multiplier) for p in postings
+            ]
         postings = _cap_pot(postings, pot_cents, lines)
         return Score(draft.result, tuple(postings), tuple(lines))
 
