@@ -18,12 +18,6 @@ from sqlalchemy import inspect
 from scorer import create_app
 from scorer.extensions import db
 
-# migrations/env.py is Flask-Migrate's stock template: it tries the deprecated
-# `db.get_engine()` first (falling back to `db.engine` once it is removed), which warns
-# under Flask-SQLAlchemy 3.1. The warning says nothing about the schema under test.
-pytestmark = pytest.mark.filterwarnings("ignore:'get_engine' is deprecated:DeprecationWarning")
-
-
 POSTGRES_URL = os.environ.get("SCORER_TEST_DATABASE_URL")
 
 
