@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +22,9 @@ from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
 from scorer.extensions import db
 from scorer.models import HandRecord, HistoryEvent, TableSession, utcnow
+
+if TYPE_CHECKING:
+    from scorer.exports.data import ImportPlan
 
 
 class Conflict(Exception):
@@ -185,6 +188,41 @@ def void_hand(session: TableSession, number: int, version: Any) -> HandRecord:
     return record
 
 
+def import_session(plan: ImportPlan) -> TableSession:
+    """An evening from an export under a new key: every hand recorded in order with its
+    dealer, a voided hand voided right after it is recorded (so numbers and history match
+    and later hands are scored as they were), closed at the end if it was closed."""
+    session = create_session(
+        plan.name,
+        plan.game,
+        plan.system,
+        plan.params,
+        list(plan.players),
+        plan.first_dealer,
+        scoring=plan.scoring,
+        hands_planned=plan.hands_planned,
+    )
+    for imported in plan.hands:
+        before = session.state
+        record, _ = record_hand(session, imported.hand, imported.dealer)
+        if imported.voided:
+            _void_last(session, record, before)
+    if plan.closed:
+        close_session(session)
+    return session
+
+
+def _void_last(session: TableSession, record: HandRecord, state_before: dict[str, Any]) -> None:
+    """Void the hand just recorded: the state before it is the state of the live hands, so
+    no refold is needed (`void_hand` refolds; a file with many voided hands would fold
+    the evening once per voided hand)."""
+    record.voided = True
+    record.version += 1
+    _clear_cache(record)
+    session.state = state_before
+    _history(session, "void", record.number, {"hand": record.facts, "dealer": record.dealer})
+
+
 def close_session(session: TableSession) -> None:
     _require_open(session)
     session.closed_at = utcnow()
@@ -282,5 +320,8 @@ def settlement(session: TableSession) -> dict[str, Any]:
     """Each player's net position with the pot shared out per `pot_at_end`, and the fewest
     transfers that settle it."""
     state = LedgerState.from_json(session.state)
+    if session.points_only:
+        # A tournament table scores points: there is nothing to pay.
+        return {"balances": dict(state.balances), "transfers": []}
     balances = final_balances(state, session.players, session.params.get("pot_at_end"))
     return {"balances": balances, "transfers": settle(balances)}

@@ -963,3 +963,24 @@ def test_two_limited_apps_count_their_logins_apart(tmp_path, restore_limiter):
     finally:
         dispose(second)
         dispose(first)
+
+
+def test_a_tournament_table_settles_nothing_and_shows_points(app, client):
+    """Points do not sum to zero when a Frage is paid 'from the pot': nothing is settled."""
+    auth = organiser(app)
+    tid = created(client, auth, [f"P{i}" for i in range(3)], rounds=1)["id"]
+    key = draw(client, auth, tid)["tables"][0]["key"]
+    declarer = active_players(session_of(client, key))[0]
+    # A Frage won with 83: 1 + ⌊22/5⌋ = 5 units = 5 points for the declarer alone.
+    assert (
+        post_hand(
+            client, key, {"declarer": declarer, "contract": "frage", "points": 83}
+        ).status_code
+        == 201
+    )
+    settlement = client.get(f"{API}/sessions/{key}/settlement")
+    assert settlement.status_code == 200
+    assert settlement.get_json()["transfers"] == []
+    assert settlement.get_json()["balances"][declarer] == 5
+    page = client.get(f"/t/{key}/abrechnung").get_data(as_text=True)
+    assert "Punkte an diesem Tisch" in page and "+5 P" in page and " zahlt " not in page

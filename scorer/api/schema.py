@@ -14,6 +14,7 @@ from scorer.domain import Bonus, Hand, RuleError
 from scorer.domain.cardpoints import declarer_points
 from scorer.domain.model import POT
 from scorer.domain.registry import Game
+from scorer.validation import contains_nul
 
 HAND_FIELDS = {
     "declarer",
@@ -41,28 +42,9 @@ def json_body() -> dict[str, Any]:
         raise ApiError(400, "malformed_json", "the body must be well-formed JSON")
     if not isinstance(data, dict):
         raise ApiError(400, "malformed_json", "the body must be a JSON object")
-    if _has_nul(data):
+    if contains_nul(data):
         raise ApiError(400, "malformed_json", "text may not contain NUL characters")
     return data
-
-
-def _has_nul(value: Any, depth: int = 0) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if depth > 50:
-        return False
-    if isinstance(value, dict):
-        return any(_has_nul(k, depth + 1) or _has_nul(v, depth + 1) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(v, depth + 1) for v in value)
-    return False
-
-
-def whole_number(text: str | None) -> int | None:
-    """A non-negative whole number typed in ASCII digits, or None ('²' is not a number)."""
-    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 12:
-        return None
-    return int(text)
 
 
 def _int(value: Any) -> bool:

@@ -9,11 +9,12 @@ from flask import g, jsonify, request
 from scorer import operations
 from scorer.api import bp
 from scorer.api.errors import ApiError, error_response
-from scorer.api.schema import json_body, parse_hand, parse_players, whole_number
+from scorer.api.schema import json_body, parse_hand, parse_players
 from scorer.domain import GAMES, RuleError
 from scorer.domain.model import POT
 from scorer.extensions import db
 from scorer.models import HandRecord, HistoryEvent, TableSession
+from scorer.validation import whole_number
 
 
 @bp.url_value_preprocessor

@@ -20,7 +20,6 @@ from flask import (
 )
 
 from scorer import operations
-from scorer.api.schema import whole_number
 from scorer.domain import GAMES, SYSTEMS, Bonus, Hand, RuleError
 from scorer.domain.cardpoints import bavarian_points, tarock_points
 from scorer.domain.ledger import LedgerState
@@ -38,6 +37,7 @@ from scorer.table.forms import (
 )
 from scorer.table.messages import german
 from scorer.table.view import game_and_system, seats
+from scorer.validation import whole_number
 
 RECENT = 8
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")

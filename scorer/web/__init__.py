@@ -24,9 +24,10 @@ def format_amount(cents: int, points: bool = False, signed: bool = False) -> str
 
 
 def init_app(app: Flask) -> None:
-    from scorer import auth, table, tournaments
+    from scorer import auth, exports, table, tournaments
 
     app.register_blueprint(table.bp)
+    app.register_blueprint(exports.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(tournaments.bp)
     app.jinja_env.filters["euro"] = lambda cents, signed=False: format_euros(

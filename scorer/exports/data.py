@@ -1,0 +1,486 @@
+"""The export files of an evening and the import of a JSON export, with no Flask in it.
+
+`session_to_export` writes the self-describing JSON document (`format: haferl-session`,
+`version: 1`): the table, its players and every hand as entered, voided ones included, so
+that `parse_import` can rebuild an identical evening. `balances` and `transfers` in the
+document are informative only: an import replays the hands and lets the ledger work them
+out again, so a file cannot smuggle in balances of its own.
+
+`parse_import` trusts nothing: it checks types and sizes, then folds the hands through the
+rules engine (no database), so a broken or hostile file is refused with field messages
+before anything is written. `csv_rows` is the spreadsheet: one row per hand and player.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scorer.domain import Bonus, Hand, RuleError
+from scorer.domain.ledger import Ledger, LedgerState, final_balances
+from scorer.domain.model import POT
+from scorer.domain.scoring import Rules
+from scorer.domain.settle import settle
+from scorer.validation import contains_nul
+
+if TYPE_CHECKING:
+    from scorer.models import HandRecord, TableSession
+
+FORMAT = "haferl-session"
+VERSION = 1
+MAX_HANDS = 5000
+MAX_PLAYERS = 8
+MAX_NAME = 40
+MAX_TABLE_NAME = 80
+MAX_ID = 40
+MAX_PARAMS = 64
+MAX_BONUSES = 20
+
+NOT_A_HAFERL_FILE = f"this is not a Haferl session file (format must be '{FORMAT}')"
+
+DOCUMENT_FIELDS = {
+    "format",
+    "version",
+    "name",
+    "game",
+    "system",
+    "params",
+    "players",
+    "first_dealer",
+    "created_at",
+    "closed",
+    "scoring",
+    "hands_planned",
+    "hands",
+    "balances",
+    "transfers",
+}
+SCORINGS = ("money", "points")
+HAND_ENTRY_FIELDS = {"number", "dealer", "hand", "voided"}
+FACT_FIELDS = {
+    "declarer",
+    "contract",
+    "trump",
+    "bid",
+    "points",
+    "all_tricks",
+    "no_tricks",
+    "doublings",
+    "bonuses",
+}
+BONUS_FIELDS = {"id", "side", "announced", "made"}
+
+CSV_HAND_COLUMNS = (
+    "number",
+    "round",
+    "dealer",
+    "declarer",
+    "contract",
+    "trump",
+    "bid",
+    "points",
+    "result",
+    "player",
+)
+CSV_HEADER = (*CSV_HAND_COLUMNS, "cents", "euros", "pot_after_cents")
+CSV_POINTS_HEADER = (*CSV_HAND_COLUMNS, "score")
+"""A tournament table scores in points, not money: its sheet has the points only."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class MalformedDocument(ValueError):
+    """The bytes are not well-formed JSON (or not UTF-8)."""
+
+
+# --- export ----------------------------------------------------------------------------
+
+
+def session_to_export(session: TableSession, records: Iterable[HandRecord]) -> dict[str, Any]:
+    """The JSON export of an evening; `records` are all its hands, voided ones included."""
+    state = session.state
+    transfers = []
+    if session.scoring != "points":  # a tournament table's points are not paid out
+        ledger_state = LedgerState.from_json(state)
+        balances = final_balances(ledger_state, session.players, session.params.get("pot_at_end"))
+        transfers = [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in settle(balances)]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": session.name,
+        "game": session.game,
+        "system": session.system,
+        "params": dict(session.params),
+        "players": list(session.players),
+        "first_dealer": session.first_dealer,
+        "created_at": session.created_at.isoformat() + "Z",
+        "closed": session.closed,
+        "scoring": session.scoring,
+        "hands_planned": session.hands_planned,
+        "hands": [
+            {
+                "number": record.number,
+                "dealer": record.dealer,
+                "hand": record.facts,
+                "voided": record.voided,
+            }
+            for record in records
+        ],
+        # Informative: an import folds the hands again and ignores these.
+        "balances": {**state["balances"], POT: state["pot"]},
+        "transfers": transfers,
+    }
+
+
+# --- import ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportedHand:
+    """One hand of an import: its number, dealer, facts and whether it was voided."""
+
+    number: int
+    dealer: str
+    hand: Hand
+    voided: bool
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """A checked export document: what `operations` needs to rebuild the evening."""
+
+    name: str
+    game: str
+    system: str
+    params: dict[str, Any]
+    players: tuple[str, ...]
+    first_dealer: str
+    closed: bool
+    scoring: str
+    hands_planned: int | None
+    hands: tuple[ImportedHand, ...]
+
+
+def load_document(raw: bytes) -> Any:
+    """Parse UTF-8 JSON (a byte order mark is allowed); MalformedDocument otherwise.
+
+    Deep nesting makes the standard parser raise RecursionError, which is not a
+    ValueError: it is caught here so that no file can cause a 500. Text with NUL
+    characters is refused here too, as the API refuses it."""
+    try:
+        document = json.loads(raw.decode("utf-8-sig"))
+    except (ValueError, RecursionError) as exc:
+        raise MalformedDocument("the file must be well-formed JSON in UTF-8") from exc
+    if contains_nul(document):
+        raise MalformedDocument("text may not contain NUL characters")
+    return document
+
+
+def parse_import(doc: Any) -> ImportPlan:
+    """Check an export document strictly and fold its hands through the rules.
+
+    Raises RuleError with field messages (`hands[3].hand.points`: position 3 of the list)."""
+    if not isinstance(doc, dict):
+        raise RuleError.one("document", "must be a JSON object (a Haferl session export)")
+    if doc.get("format") != FORMAT:
+        raise RuleError.one("format", NOT_A_HAFERL_FILE)
+    version = doc.get("version")
+    if not _is_int(version) or version != VERSION:
+        raise RuleError.one("version", f"this Haferl reads version {VERSION} of the file only")
+
+    errors: dict[str, list[str]] = {}
+
+    def bad(field: str, message: str) -> None:
+        errors.setdefault(field, []).append(message)
+
+    _unknown_fields(doc, DOCUMENT_FIELDS, bad)
+    name = doc.get("name", "")
+    if not _text(name, MAX_TABLE_NAME, empty=True):
+        bad("name", f"must be text of at most {MAX_TABLE_NAME} characters")
+    game, system = doc.get("game"), doc.get("system")
+    if not _text(game, MAX_ID):
+        bad("game", "must be the id of a game")
+    if not _text(system, MAX_ID):
+        bad("system", "must be the id of a payment system")
+    params = doc.get("params", {})
+    if params is None:
+        params = {}
+    if not isinstance(params, dict) or len(params) > MAX_PARAMS:
+        bad("params", f"must be an object of at most {MAX_PARAMS} parameters")
+    elif not all(_text(k, MAX_ID) and _scalar(v) for k, v in params.items()):
+        bad("params", "names and values must be short texts, numbers or true/false")
+    players = _players(doc.get("players"), bad)
+    first_dealer = doc.get("first_dealer")
+    if first_dealer is None and players:
+        first_dealer = players[0]
+    if players and first_dealer not in players:
+        bad("first_dealer", "must be one of the players")
+    closed = doc.get("closed", False)
+    if not isinstance(closed, bool):
+        bad("closed", "must be true or false")
+    scoring = doc.get("scoring", "money")
+    if scoring not in SCORINGS:
+        bad("scoring", "must be 'money' or 'points'")
+    hands_planned = doc.get("hands_planned")
+    if hands_planned is not None and not (
+        _is_int(hands_planned) and 0 < hands_planned <= MAX_HANDS
+    ):
+        bad("hands_planned", f"must be a whole number 1..{MAX_HANDS} or null")
+    created_at = doc.get("created_at")
+    if created_at is not None and not _text(created_at, MAX_ID):
+        bad("created_at", "must be a date and time (text)")
+    if not isinstance(doc.get("balances", {}), dict):
+        bad("balances", "must be an object")
+    if not isinstance(doc.get("transfers", []), list):
+        bad("transfers", "must be a list")
+    entries = doc.get("hands", [])
+    if not isinstance(entries, list):
+        bad("hands", "must be a list")
+    elif len(entries) > MAX_HANDS:
+        bad("hands", f"at most {MAX_HANDS} hands")
+    if errors:
+        raise RuleError(errors)
+
+    rules = Rules.build(game, system, params)
+    ledger = Ledger(rules, tuple(players), first_dealer, points_only=scoring == "points")
+    hands = tuple(_hands(entries, players, ledger, hands_planned))
+    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    return ImportPlan(
+        name=name,
+        game=game,
+        system=system,
+        params=stored,
+        players=tuple(players),
+        first_dealer=first_dealer,
+        closed=closed,
+        scoring=scoring,
+        hands_planned=hands_planned,
+        hands=hands,
+    )
+
+
+def _hands(
+    entries: list[Any], players: list[str], ledger: Ledger, hands_planned: int | None
+) -> Iterator[ImportedHand]:
+    """Each hand checked, then folded in order; the first bad hand stops the import.
+
+    A voided hand is scored too (it was a valid hand when it was entered, and the import
+    records it before voiding it), but it does not move the ledger on. A tournament table
+    takes no hand once its planned hands are in."""
+    state = ledger.start()
+    live = 0
+    seen: set[int] = set()
+    for index, entry in enumerate(entries):
+        where = f"hands[{index}]"
+        errors: dict[str, list[str]] = {}
+
+        def bad(field: str, message: str, where: str = where, errors=errors) -> None:
+            errors.setdefault(f"{where}.{field}" if field else where, []).append(message)
+
+        if not isinstance(entry, dict):
+            raise RuleError.one(where, "must be an object with number, dealer, hand, voided")
+        _unknown_fields(entry, HAND_ENTRY_FIELDS, bad)
+        number = entry.get("number")
+        if not _is_int(number):
+            bad("number", "must be a whole number")
+        elif number in seen:
+            bad("number", f"hand number {number} appears twice")
+        elif number != index + 1:
+            bad("number", f"must be {index + 1}: hands are numbered 1, 2, 3, … in order")
+        dealer = entry.get("dealer")
+        if dealer not in players:
+            bad("dealer", "must be one of the players")
+        voided = entry.get("voided", False)
+        if not isinstance(voided, bool):
+            bad("voided", "must be true or false")
+        hand = _facts(
+            entry.get("hand"),
+            lambda field, message: bad(f"hand.{field}" if field else "hand", message),
+        )
+        if hands_planned is not None and live >= hands_planned:
+            bad("", f"the table's {hands_planned} planned hands were all entered before it")
+        if errors:
+            raise RuleError(errors)
+        seen.add(number)
+        try:
+            _, after = ledger.play(state, number, hand, dealer)
+        except RuleError as exc:
+            raise RuleError({f"{where}.hand.{k}": v for k, v in exc.fields.items()}) from exc
+        if not voided:
+            state = after
+            live += 1
+        yield ImportedHand(number=number, dealer=dealer, hand=hand, voided=voided)
+
+
+def _facts(data: Any, bad) -> Hand:
+    """A hand's facts exactly as `Hand.to_json` writes them; types only, the rules come
+    later. When `bad` was called the hand is not to be used (the caller raises)."""
+    if not isinstance(data, dict):
+        bad("", "must be an object")
+        return Hand(declarer="", contract="")
+    _unknown_fields(data, FACT_FIELDS, bad)
+    declarer, contract = data.get("declarer"), data.get("contract")
+    if not _text(declarer, MAX_NAME):
+        bad("declarer", "must be a player's name")
+    if not _text(contract, MAX_ID):
+        bad("contract", "must be the id of a contract")
+    trump = data.get("trump")
+    if trump is not None and not _text(trump, MAX_ID):
+        bad("trump", "must be a suit: eichel, gras, herz or schellen")
+    bid = data.get("bid", 61)
+    if not (_is_int(bid) or bid == "durch"):
+        bad("bid", "must be 61..116 in steps of 5, or 'durch'")
+    points = data.get("points")
+    if points is not None and not _is_int(points):
+        bad("points", "must be a whole number")
+    flags = {}
+    for flag in ("all_tricks", "no_tricks"):
+        flags[flag] = data.get(flag, False)
+        if not isinstance(flags[flag], bool):
+            bad(flag, "must be true or false")
+    doublings = data.get("doublings", 0)
+    if not _is_int(doublings):
+        bad("doublings", "must be a whole number 0..5")
+    bonuses = _bonuses(data.get("bonuses", []), bad)
+    return Hand(
+        declarer=declarer,
+        contract=contract,
+        trump=trump,
+        bid=bid,
+        points=points,
+        all_tricks=flags["all_tricks"],
+        no_tricks=flags["no_tricks"],
+        doublings=doublings,
+        bonuses=bonuses,
+    )
+
+
+def _bonuses(value: Any, bad) -> tuple[Bonus, ...]:
+    if not isinstance(value, list) or len(value) > MAX_BONUSES:
+        bad("bonuses", f"must be a list of at most {MAX_BONUSES} bonuses")
+        return ()
+    bonuses = []
+    for item in value:
+        if (
+            not isinstance(item, dict)
+            or not set(item) <= BONUS_FIELDS
+            or not _text(item.get("id"), MAX_ID)
+            or item.get("side", "declarer") not in ("declarer", "defenders")
+            or not isinstance(item.get("announced", False), bool)
+            or not isinstance(item.get("made", True), bool)
+        ):
+            bad("bonuses", "each bonus is {id, side: declarer|defenders, announced, made}")
+            return ()
+        bonuses.append(
+            Bonus(
+                item["id"],
+                item.get("side", "declarer"),
+                item.get("announced", False),
+                item.get("made", True),
+            )
+        )
+    return tuple(bonuses)
+
+
+def _players(value: Any, bad) -> list[str]:
+    if not isinstance(value, list) or not 0 < len(value) <= MAX_PLAYERS:
+        bad("players", f"must be a list of 1..{MAX_PLAYERS} names")
+        return []
+    if not all(_text(v, MAX_NAME) and v == v.strip() for v in value):
+        bad(
+            "players",
+            f"every name must have 1..{MAX_NAME} characters, no spaces at the start or end",
+        )
+        return []
+    if len({v.casefold() for v in value}) != len(value):
+        bad("players", "names must be different")
+        return []
+    if any(v.casefold() == POT for v in value):
+        # The pot is an account of the ledger: a player of that name would be merged into it.
+        bad("players", f"'{POT}' is the name of the pot: choose another name")
+        return []
+    return list(value)
+
+
+def _unknown_fields(data: dict[str, Any], known: set[str], bad) -> None:
+    """Name the first few unknown keys (shortened: they come from the file)."""
+    for key in [k for k in data if k not in known][:5]:
+        bad(key[:MAX_ID], "unknown field")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: Any, limit: int, empty: bool = False) -> bool:
+    return (
+        isinstance(value, str)
+        and (empty or value.strip() != "")
+        and len(value) <= limit
+        and "\x00" not in value
+    )
+
+
+def _scalar(value: Any) -> bool:
+    if isinstance(value, str):
+        return len(value) <= MAX_ID
+    return value is None or isinstance(value, bool | int | float)
+
+
+# --- CSV -------------------------------------------------------------------------------
+
+
+def csv_rows(session: TableSession, records: Iterable[HandRecord]) -> Iterator[Sequence[Any]]:
+    """The header, then one row per live hand and player (voided hands are not in the
+    ledger, so not in the sheet). Text cells are escaped against formula injection; the
+    numbers are written by us and stay numbers for the spreadsheet."""
+    points_only = session.scoring == "points"
+    has_pot = not points_only and Rules.build(session.game, session.system, session.params).has_pot
+    yield CSV_POINTS_HEADER if points_only else CSV_HEADER
+    for record in records:
+        if record.voided:
+            continue
+        facts = record.facts
+        net = record.net or {}
+        points = facts.get("points")
+        for player in session.players:
+            amount = net.get(player, 0)
+            row = (
+                record.number,
+                record.round if record.round is not None else "",
+                safe_cell(record.dealer),
+                safe_cell(facts.get("declarer")),
+                safe_cell(facts.get("contract")),
+                safe_cell(facts.get("trump")),
+                safe_cell(facts.get("bid", 61)),
+                points if points is not None else "",
+                safe_cell(record.result),
+                safe_cell(player),
+            )
+            if points_only:
+                yield (*row, amount)
+            else:
+                pot = record.pot_after if has_pot and record.pot_after is not None else ""
+                yield (*row, amount, euros(amount), pot)
+
+
+def safe_cell(value: Any) -> Any:
+    """A text cell a spreadsheet will not run as a formula: a leading =, +, -, @, tab or
+    carriage return gets a single quote before it. Numbers and empty cells pass."""
+    if value is None:
+        return ""
+    if isinstance(value, bool | int | float):
+        return value
+    text = str(value)
+    if text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+def euros(cents: int) -> str:
+    """German decimal comma, ASCII minus, no thousands separator and no € sign: the form
+    a German spreadsheet reads as a number ('-1234,50')."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}{whole},{rest:02d}"

@@ -1,0 +1,181 @@
+"""Routes of the exports: the CSV and JSON files of an evening, and the import of a JSON
+export through the API and through an upload page.
+
+An import replays the file through `scorer.operations` (create, record each hand, void
+the voided ones, close) in the request's one transaction: if anything is wrong, nothing
+is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from flask import Response, flash, g, jsonify, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.utils import secure_filename
+
+from scorer import operations
+from scorer.api.errors import error_response
+from scorer.api.sessions import session_to_json
+from scorer.domain import RuleError
+from scorer.exports import bp
+from scorer.exports.data import (
+    MalformedDocument,
+    csv_rows,
+    load_document,
+    parse_import,
+    session_to_export,
+)
+from scorer.extensions import csrf, db
+from scorer.models import TableSession
+from scorer.table.messages import german
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+"""An import file's limit, whatever MAX_CONTENT_LENGTH says: 5,000 hands fit easily."""
+
+
+class ImportForm(FlaskForm):
+    # Here rather than in a forms.py: the one form of this blueprint.
+    file = FileField("Datei wählen", validators=[FileRequired("Bitte eine Datei wählen.")])
+
+
+@bp.url_value_preprocessor
+def load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Load the session named by `key` into `g.session` (404 when there is none)."""
+    if values and "key" in values:
+        g.session = operations.get_session(values.pop("key"))
+
+
+@bp.errorhandler(operations.NotFound)
+def not_found(exc: operations.NotFound):
+    return error_response(404, "not_found", str(exc))
+
+
+@bp.errorhandler(operations.Conflict)
+def conflict(exc: operations.Conflict):
+    return error_response(409, "conflict", str(exc))
+
+
+@bp.errorhandler(RuleError)
+def rule_error(exc: RuleError):
+    return error_response(422, "validation", "the file cannot be imported", exc.fields)
+
+
+# --- exports ---------------------------------------------------------------------------
+
+
+@bp.get("/api/v1/sessions/<key>/export.csv")
+def export_csv():
+    """The spreadsheet: semicolons and decimal commas, as a German spreadsheet opens it;
+    the byte order mark tells it the file is UTF-8."""
+    session = g.session
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerows(csv_rows(session, operations.hands_of(session)))
+    body = ("\ufeff" + buffer.getvalue()).encode("utf-8")
+    return Response(
+        body,
+        content_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": _attachment(session, "csv")},
+    )
+
+
+@bp.get("/api/v1/sessions/<key>/export.json")
+def export_json():
+    session = g.session
+    document = session_to_export(session, operations.hands_of(session, include_voided=True))
+    body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return Response(
+        body.encode("utf-8"),
+        content_type="application/json",
+        headers={"Content-Disposition": _attachment(session, "json")},
+    )
+
+
+def _attachment(session: TableSession, extension: str) -> str:
+    """An ASCII file name made of the table's name and date: nothing a header or a file
+    system could misread ('Bär & Co' → 'haferl-Bar_Co-2024-05-01.csv')."""
+    slug = secure_filename(session.name)[:40].strip("._-") or "abend"
+    day = session.created_at.date().isoformat()
+    return f'attachment; filename="haferl-{slug}-{day}.{extension}"'
+
+
+# --- import ----------------------------------------------------------------------------
+
+
+def _import(raw: bytes) -> TableSession:
+    """Parse, check and replay a file; commit, or roll back and re-raise on any error."""
+    try:
+        document = load_document(raw)
+        if not isinstance(document, dict):
+            raise MalformedDocument("the file must be a JSON object (a Haferl session export)")
+        session = operations.import_session(parse_import(document))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return session
+
+
+@bp.post("/api/v1/sessions/import")
+def import_session():
+    raw = request.get_data(cache=False)
+    if len(raw) > MAX_FILE_BYTES:
+        return error_response(413, "too_large", f"at most {MAX_FILE_BYTES} bytes")
+    try:
+        session = _import(raw)
+    except MalformedDocument as exc:
+        return error_response(400, "malformed_json", str(exc))
+    return jsonify(session_to_json(session)), 201
+
+
+# A script posts a file with nothing but the JSON; the key of the new session is the
+# answer, so there is no session of the caller's that a forged request could write to.
+csrf.exempt(import_session)
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page():
+    form = ImportForm()
+    if form.validate_on_submit():
+        raw = form.file.data.stream.read(MAX_FILE_BYTES + 1)
+        try:
+            if len(raw) > MAX_FILE_BYTES:
+                raise RuleError.one("file", "too large")
+            session = _import(raw)
+        except MalformedDocument:
+            form.file.errors.append(NOT_HAFERL)
+        except RuleError as exc:
+            form.file.errors.extend(german_errors(exc))
+        except operations.Conflict as exc:
+            form.file.errors.append(german(str(exc)))
+        else:
+            flash(f"Abend »{session.name}« importiert: ein neuer Tisch mit eigenem Link.", "info")
+            return redirect(url_for("table.table", key=session.key))
+    status = 422 if request.method == "POST" else 200
+    return render_template("exports/import.html", form=form), status
+
+
+NOT_HAFERL = "Diese Datei ist keine Haferl-Datei."
+MAX_DETAILS = 5
+
+
+def german_errors(exc: RuleError) -> list[str]:
+    """The import's field messages for the upload page: a German headline, then the first
+    few details (the rules engine's messages in German where `german` knows them)."""
+    if "document" in exc.fields or "format" in exc.fields:
+        return [NOT_HAFERL]
+    if "file" in exc.fields:
+        return [f"Die Datei ist zu groß: höchstens {MAX_FILE_BYTES // (1024 * 1024)} MB."]
+    if "version" in exc.fields:
+        return ["Diese Haferl-Datei stammt aus einer anderen Version und lässt sich nicht lesen."]
+    details = [
+        f"{field}: {german(message)}"
+        for field, messages in exc.fields.items()
+        for message in messages
+    ]
+    return ["Diese Datei lässt sich nicht importieren.", *details[:MAX_DETAILS]]

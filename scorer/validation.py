@@ -1,0 +1,29 @@
+"""Small checks on raw input shared by the API, the pages and the import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def contains_nul(document: Any) -> bool:
+    """Whether any text in a parsed JSON document holds a NUL (PostgreSQL refuses them).
+    A loop, not recursion: JSON may nest deeper than Python's recursion limit."""
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return True
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
+def whole_number(text: str | None) -> int | None:
+    """A non-negative whole number typed in ASCII digits, or None ('²' is not a number)."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 12:
+        return None
+    return int(text)
