@@ -13,12 +13,23 @@ import io
 import json
 from typing import Any
 
-from flask import Response, flash, g, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 
-from scorer import operations
+from scorer import operations, tournament_operations
 from scorer.api.errors import error_response
 from scorer.api.sessions import session_to_json
 from scorer.domain import RuleError
@@ -30,8 +41,10 @@ from scorer.exports.data import (
     parse_import,
     session_to_export,
 )
+from scorer.exports.pdf import render_pdf
+from scorer.exports.tournament_pdf import assignments_pdf, blank_sheets_pdf, standings_pdf
 from scorer.extensions import csrf, db
-from scorer.models import TableSession
+from scorer.models import TableSession, Tournament
 from scorer.table.messages import german
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -179,3 +192,62 @@ def german_errors(exc: RuleError) -> list[str]:
         for message in messages
     ]
     return ["Diese Datei lässt sich nicht importieren.", *details[:MAX_DETAILS]]
+
+
+# --- PDFs ------------------------------------------------------------------------------
+
+
+@bp.get("/api/v1/sessions/<key>/export.pdf")
+def export_pdf():
+    """The score sheet: shown in the browser's PDF viewer, printable from there."""
+    session = g.session
+    return Response(
+        render_pdf(session),
+        mimetype="application/pdf",
+        headers={
+            "Content-Disposition": _attachment(session, "pdf").replace("attachment", "inline")
+        },
+    )
+
+
+def _own_tournament(tournament_id: int) -> Tournament:
+    try:
+        return tournament_operations.get_tournament(current_user, tournament_id)
+    except operations.NotFound:
+        abort(404, "Dieses Turnier gibt es nicht (oder es gehört jemand anderem).")
+
+
+def _pdf(body: bytes, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{filename}"'},
+    )
+
+
+@bp.get("/turniere/<n:tournament_id>/tabelle.pdf")
+@login_required
+def tournament_standings_pdf(tournament_id: int):
+    tournament = _own_tournament(tournament_id)
+    return _pdf(standings_pdf(tournament), f"tabelle-{tournament.id}.pdf")
+
+
+def _round(tournament: Tournament, number: int):
+    round_ = next((r for r in tournament.round_list if r.number == number), None)
+    if round_ is None:
+        abort(404, f"Runde {number} ist noch nicht ausgelost.")
+    return round_
+
+
+@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische.pdf")
+@login_required
+def tournament_assignments_pdf(tournament_id: int, number: int):
+    round_ = _round(_own_tournament(tournament_id), number)
+    return _pdf(assignments_pdf(round_), f"tische-runde-{number}.pdf")
+
+
+@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/spielzettel.pdf")
+@login_required
+def tournament_blank_sheets_pdf(tournament_id: int, number: int):
+    round_ = _round(_own_tournament(tournament_id), number)
+    return _pdf(blank_sheets_pdf(round_), f"spielzettel-runde-{number}.pdf")

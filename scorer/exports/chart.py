@@ -1,0 +1,184 @@
+"""The balance chart of an evening: each player's running balance as a self-contained SVG.
+
+No Flask here: `balance_series` reads a session and its hand records, `balance_chart_svg`
+turns plain numbers into SVG text. The chart must read on a black-and-white printout, so
+every player gets a dash pattern as well as a colour, and the legend repeats both.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+from scorer.domain import SYSTEMS
+from scorer.domain.money import format_euros
+
+if TYPE_CHECKING:
+    from scorer.models import HandRecord, TableSession
+
+# Okabe–Ito colours (safe for colour-blind readers) and dashes that tell lines apart in grey.
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+DASHES = ("", "7 3", "2 2.5", "9 3 2 3", "4 4", "1 4")
+MAX_POINTS = 400
+"""Points per line at most; longer evenings are thinned to keep the SVG small."""
+FONT = "DejaVu Sans, Verdana, sans-serif"
+
+
+def balance_series(
+    session: TableSession, records: Iterable[HandRecord]
+) -> tuple[list[str], dict[str, list[int]]]:
+    """Each player's balance (cents, stakes included) before the first hand and after each
+    live hand of `records`; voided hands are skipped.
+
+    Where the system has a pot, every player paid the first stake when the table opened and
+    pays it again at every refill (a record with `new_round`); a tournament table
+    (`points_only`) has no pot and no stakes."""
+    players = list(session.players)
+    system = SYSTEMS.get(session.system)
+    stake = 0
+    if system is not None and system.has_pot(session.params) and not session.points_only:
+        stake = int(session.params.get("stake_cents") or 0)
+    balances = {p: -stake for p in players}
+    series = {p: [balances[p]] for p in players}
+    for record in records:
+        if record.voided or record.net is None:
+            continue
+        for p in players:
+            balances[p] += record.net.get(p, 0) - (stake if record.new_round else 0)
+            series[p].append(balances[p])
+    return players, series
+
+
+def balance_chart_svg(
+    players: Sequence[str],
+    series: dict[str, Sequence[int]],
+    width: int = 680,
+    height: int = 300,
+    points: bool = False,
+) -> str:
+    """An SVG line chart of `series` (cents per player, index 0 = before the first hand);
+    with `points`, the values are tournament points rather than cents."""
+    players = list(players)
+    length = max((len(series.get(p, ())) for p in players), default=0)
+    values = [v for p in players for v in series.get(p, ())]
+    low, high = min([0, *values]), max([0, *values])
+    step = _nice_step(high - low, cents=not points)
+    low, high = step * math.floor(low / step), step * math.ceil(high / step)
+    if low == high:
+        low, high = low - step, high + step
+
+    legend_width = min(190, width // 3)
+    left, right, top, bottom = 76, width - legend_width - 10, 12, height - 34
+    last = max(length - 1, 1)
+
+    def x(i: float) -> float:
+        return left + (right - left) * i / last
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * (v - low) / (high - low)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="{FONT}" font-size="11" '
+        f'role="img" aria-label="Verlauf der Kontostände">',
+        f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
+        'fill="none" stroke="#999" stroke-width="0.6"/>',
+    ]
+    # y grid and labels in euros
+    tick = low
+    while tick <= high:
+        ty = _n(y(tick))
+        if tick != 0:
+            out.append(
+                f'<line x1="{left}" y1="{ty}" x2="{right}" y2="{ty}" stroke="#ddd" '
+                'stroke-width="0.6"/>'
+            )
+        out.append(
+            f'<text x="{left - 5}" y="{_n(y(tick) + 3.5)}" text-anchor="end">'
+            f"{escape(_points(tick) if points else format_euros(tick))}</text>"
+        )
+        tick += step
+    # x ticks: hands played
+    xstep = _nice_step(last, target=8, cents=False)
+    i = 0
+    while i <= last:
+        tx = _n(x(i))
+        out.append(
+            f'<line x1="{tx}" y1="{bottom}" x2="{tx}" y2="{bottom + 4}" stroke="#999" '
+            'stroke-width="0.6"/>'
+            f'<text x="{tx}" y="{bottom + 15}" text-anchor="middle">{i}</text>'
+        )
+        i += xstep
+    out.append(
+        f'<text x="{_n((left + right) / 2)}" y="{height - 4}" text-anchor="middle" '
+        'fill="#555">Spiele</text>'
+    )
+    zero = _n(y(0))
+    out.append(
+        f'<line x1="{left}" y1="{zero}" x2="{right}" y2="{zero}" stroke="#000" stroke-width="1.1"/>'
+    )
+
+    for n, player in enumerate(players):
+        colour, dash = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)]
+        style = f'fill="none" stroke="{colour}" stroke-width="1.8" stroke-linejoin="round"'
+        if dash:
+            style += f' stroke-dasharray="{dash}"'
+        points = _thin(list(series.get(player, ())), MAX_POINTS)
+        if len(points) == 1:
+            i, v = points[0]
+            out.append(f'<circle cx="{_n(x(i))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>')
+        elif points:
+            coords = " ".join(f"{_n(x(i))},{_n(y(v))}" for i, v in points)
+            out.append(f'<polyline points="{coords}" {style}/>')
+        ly = top + 8 + 18 * n
+        lx = right + 14
+        out.append(
+            f'<line x1="{lx}" y1="{ly}" x2="{lx + 28}" y2="{ly}" {style}/>'
+            f'<text x="{lx + 34}" y="{ly + 4}">{escape(_short(player, 22))}</text>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _thin(values: list[int], limit: int) -> list[tuple[int, int]]:
+    """(index, value) pairs; beyond `limit` points, the lowest and highest of each bucket
+    (so a peak is never cut off), and always the first and last point."""
+    if len(values) <= limit:
+        return list(enumerate(values))
+    buckets = limit // 2 - 1
+    size = (len(values) - 2) / buckets
+    kept = {0, len(values) - 1}
+    for b in range(buckets):
+        start, end = 1 + int(b * size), 1 + int((b + 1) * size)
+        chunk = range(start, min(end, len(values) - 1))
+        if chunk:
+            kept.add(min(chunk, key=values.__getitem__))
+            kept.add(max(chunk, key=values.__getitem__))
+    return [(i, values[i]) for i in sorted(kept)]
+
+
+def _nice_step(span: float, target: int = 6, cents: bool = True) -> int:
+    """A round step (1, 2 or 5 times a power of ten) that cuts `span` into about `target`."""
+    if span <= 0:
+        return 100 if cents else 1
+    raw = span / target
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw:
+            return max(int(factor * power), 1)
+    return max(int(10 * power), 1)  # pragma: no cover  (factor 10 always fits)
+
+
+def _points(value: int) -> str:
+    return f"{'−' if value < 0 else ''}{abs(value)} P"
+
+
+def _short(name: str, limit: int) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _n(value: float) -> str:
+    """A coordinate with one decimal at most: small SVG, no visible loss."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")

@@ -1,0 +1,231 @@
+"""The PDF score sheet and its balance chart: built through `scorer.operations`, read back
+with pypdf."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from scorer import operations
+from scorer.domain import Hand
+from scorer.domain.money import format_euros
+from scorer.domain.scoring import BIDS, SUITS
+from scorer.exports.chart import MAX_POINTS, balance_chart_svg, balance_series
+from scorer.exports.pdf import StaticFetcher, render_pdf
+from scorer.extensions import db
+
+SVG = "{http://www.w3.org/2000/svg}"
+BAER = "<b>Bär & Co</b>"
+FOUR = ["Anton", BAER, "Charlotte", "Dieter"]
+
+
+def play(session, rng: random.Random, hands: int, contracts=("frage", "hand")) -> None:
+    """`hands` random but legal hands; at a table of four the dealer sits out."""
+    game_bids = session.game == "haferltarock"
+    for _ in range(hands):
+        dealer = session.state["next_dealer"]
+        seated = [p for p in session.players if p != dealer] if len(session.players) == 4 else None
+        contract = rng.choice(contracts)
+        hand = Hand(
+            declarer=rng.choice(seated or session.players),
+            contract=contract,
+            trump=None if contract == "bettel" else rng.choice(SUITS),
+            bid=rng.choice(BIDS[:5]) if game_bids and contract == "hand" else 61,
+            points=None if contract == "bettel" else rng.randint(30, 110),
+            no_tricks=contract == "bettel" and rng.random() < 0.5,
+            doublings=rng.choice((0, 0, 0, 1)),
+        )
+        operations.record_hand(session, hand)
+
+
+def evening(players=FOUR, hands=40, game="haferltarock", system="parlett-units", **params):
+    session = operations.create_session(
+        "Stammtisch <Zum Haferl>", game, system, params, list(players), players[0]
+    )
+    play(session, random.Random(hands), hands)
+    db.session.commit()
+    return session
+
+
+def pdf_text(pdf: bytes) -> tuple[list[str], str]:
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+    return pages, "\n".join(pages)
+
+
+def hand_numbers(text: str) -> set[int]:
+    """Numbers standing alone on a line, as those of the number column do (right-aligned
+    with figure spaces, '*' after an edited hand). Card points and chart ticks do too, so
+    this only shows that a number is there."""
+    return {int(m) for m in re.findall(r"^[\u2007 ]*(\d+)\*?$", text, re.M)}
+
+
+def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
+    with app.app_context():
+        # A small stake so that a won Frage can empty the Haferl: round ends and refills.
+        session = evening(stake_cents=20)
+        records = operations.hands_of(session)
+        assert any(r.round_end for r in records) and any(r.new_round for r in records)
+        edited = records[5]
+        operations.edit_hand(
+            session,
+            edited.number,
+            edited.version,
+            Hand(edited.facts["declarer"], "frage", "herz", points=95),
+        )
+        voided = records[12]
+        operations.void_hand(session, voided.number, voided.version)
+        db.session.commit()
+
+        pdf = render_pdf(session)
+        pages, text = pdf_text(pdf)
+        settled = operations.settlement(session)
+
+    assert pdf.startswith(b"%PDF")
+    assert f"Seite 1 von {len(pages)}" in text
+    for name in FOUR:
+        assert name in text
+    assert "Stammtisch <Zum Haferl>" in text
+    assert hand_numbers(text) >= set(range(1, 41))
+    assert re.search(rf"^[\u2007 ]*{edited.number}\*$", text, re.M), "an edited hand is marked"
+    assert "gestrichen" in text
+    assert "Haferl leer: Runde 1 zu Ende" in text
+    assert "Runde 2: alle zahlen 0,20 € ins Haferl" in text
+    assert settled["transfers"]
+    flat = " ".join(text.split())
+    for t in settled["transfers"]:
+        assert f"{t.payer} zahlt {t.payee} {format_euros(t.cents)}" in flat
+    for name, cents in settled["balances"].items():
+        assert f"{name} " in flat and format_euros(cents, signed=True) in flat
+
+
+def test_every_page_carries_the_running_total_to_the_next(app):
+    with app.app_context():
+        session = evening(hands=130)
+        pages, text = pdf_text(render_pdf(session))
+        state = session.state
+
+    # Each page of hands is one table that closes with a subtotal, and the next page opens
+    # with it: a table that overflowed its page would leave a page without either.
+    subtotals = [re.search(r"Zwischensumme nach Spiel (\d+) (.*)", page) for page in pages]
+    carries = [re.search(r"Übertrag nach Spiel (\d+) (.*)", page) for page in pages]
+    closed = [n for n, found in enumerate(subtotals) if found]
+    assert len(closed) >= 2
+    assert closed == list(range(len(closed)))
+    assert [n for n, found in enumerate(carries) if found] == [n + 1 for n in closed]
+    for n in closed:
+        assert carries[n + 1].groups() == subtotals[n].groups()
+    assert "Summe nach Spiel 130" in pages[len(closed)]
+    total = re.search(r"Summe nach Spiel 130 (.*)", text).group(1).split()
+    expected = [format_euros(state["balances"][p], signed=True)[:-2] for p in FOUR]
+    assert total == [*expected, format_euros(state["pot"])[:-2]]
+    assert set(range(1, 131)) <= hand_numbers(text)
+
+
+def test_three_players_and_a_pocket_system_render(app):
+    with app.app_context():
+        three = evening(["Anton", "Berta", "Charlotte"], hands=12)
+        pocket = operations.create_session(
+            "Ohne Haferl", "tarok-bettel", "multiples", {"payout": "pocket"}, FOUR, "Dieter"
+        )
+        play(pocket, random.Random(3), 15, contracts=("frage", "hand", "bettel"))
+        db.session.commit()
+        texts = [pdf_text(render_pdf(s))[1] for s in (three, pocket)]
+
+    assert all("Seite 1 von 1" in t for t in texts)
+    assert "Charlotte" in texts[0] and "Haferl leer" not in texts[1]
+    assert "Anteil Haferl" not in texts[1] and "stake_cents" not in texts[1]
+    assert "payout = pocket" in texts[1]
+    assert set(range(1, 16)) <= hand_numbers(texts[1])
+
+
+def test_a_tournament_table_shows_points_and_no_transfers(app):
+    with app.app_context():
+        session = operations.create_session(
+            "Turnier, Tisch 2", "haferltarock", "parlett-units", {}, FOUR, "Anton", scoring="points"
+        )
+        play(session, random.Random(5), 20)
+        db.session.commit()
+        text = pdf_text(render_pdf(session))[1]
+        balances = session.state["balances"]
+    assert "Punkte" in text and "€" not in text and "zahlt" not in text
+    for name in FOUR:
+        cents = balances[name]
+        assert f"{'−' if cents < 0 else '+' if cents else ''}{abs(cents)} P" in text
+
+
+def test_an_empty_evening_renders(app):
+    with app.app_context():
+        session = evening(hands=0)
+        pages, text = pdf_text(render_pdf(session))
+    assert len(pages) == 1
+    assert "Noch kein Spiel eingetragen." in text and "Niemand muss zahlen." in text
+
+
+def test_balance_series_starts_before_the_first_stake_and_ends_at_the_balances(app):
+    with app.app_context():
+        session = evening(hands=40, stake_cents=20)
+        players, series = balance_series(session, operations.hands_of(session, True))
+    assert players == FOUR
+    for p in FOUR:
+        assert series[p][0] == -20
+        assert series[p][-1] == session.state["balances"][p]
+        assert len(series[p]) == 41
+
+
+@pytest.mark.parametrize("hands", [0, 1, 1000])
+def test_chart_is_valid_svg_and_escapes_names(hands):
+    rng = random.Random(hands)
+    series = {p: [0] for p in FOUR}
+    for _ in range(hands):
+        for p in FOUR:
+            series[p].append(series[p][-1] + rng.randint(-90, 90))
+
+    svg = balance_chart_svg(FOUR, series)
+
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert BAER in texts
+    assert "&lt;b&gt;Bär &amp; Co&lt;/b&gt;" in svg and "<b>" not in svg
+    assert "0,00 €" in texts
+    lines = list(root.iter(f"{SVG}polyline"))
+    for line in lines:
+        assert len(line.get("points").split()) <= MAX_POINTS
+    assert len(lines) == (len(FOUR) if hands else 0)
+    assert len(svg) < 80_000
+
+
+def test_chart_thinning_keeps_the_extremes():
+    values = [0] * 5000
+    values[1234], values[4321] = 100_000, -100_000
+    svg = balance_chart_svg(["Anton"], {"Anton": values})
+    assert "1.000,00 €" in svg and "−1.000,00 €" in svg
+    points = ET.fromstring(svg).find(f"{SVG}polyline").get("points").split()
+    ys = [float(p.split(",")[1]) for p in points]
+    top, bottom = min(ys), max(ys)
+    assert top < 20 and bottom > 250, "the peak and the trough are both drawn"
+
+
+def test_the_sheet_fetches_only_static_files(tmp_path):
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "a.css").write_text("p {}")
+    (tmp_path / "secret.txt").write_text("no")
+    fetcher = StaticFetcher(static.resolve())
+    assert fetcher.fetch((static / "a.css").as_uri()).read() == b"p {}"
+    assert fetcher.fetch("data:text/plain,hallo").read() == b"hallo"
+    for url in (
+        "https://example.com/font.ttf",
+        "http://localhost/x",
+        "ftp://example.com/x",
+        (tmp_path / "secret.txt").as_uri(),
+        (static / ".." / "secret.txt").as_uri(),
+        Path("/etc/passwd").as_uri(),
+    ):
+        with pytest.raises(ValueError):
+            fetcher.fetch(url)
