@@ -170,7 +170,11 @@ def test_an_empty_evening_renders(app):
 def test_balance_series_starts_before_the_first_stake_and_ends_at_the_balances(app):
     with app.app_context():
         session = evening(hands=40, stake_cents=20)
-        players, series = balance_series(session, operations.hands_of(session, True))
+        players, series = balance_series(
+            session.players,
+            operations.hands_of(session, True),
+            operations.ledger_for(session).stake,
+        )
     assert players == FOUR
     for p in FOUR:
         assert series[p][0] == -20

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from xml.etree import ElementTree
 
 import pytest
 
@@ -362,3 +363,25 @@ def test_form_post_without_csrf_token_is_refused(tmp_path):
 
         assert db.session.query(TableSession).count() == 0
         db.engine.dispose()
+
+
+def test_the_table_page_shows_the_balance_chart(client):
+    url = table_url(new_table(client))
+    assert "verlauf.svg" not in client.get(url).get_data(as_text=True)  # no hand yet
+    client.post(
+        url + "/spiel",
+        data={
+            "declarer": "Anton",
+            "contract": "hand",
+            "bid": "76",
+            "points": "83",
+            "doublings": "0",
+        },
+    )
+    assert "verlauf.svg" in client.get(url).get_data(as_text=True)
+    svg = client.get(url + "/verlauf.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    root = ElementTree.fromstring(svg.data)
+    text = " ".join(root.itertext())
+    for name in PLAYERS:
+        assert name in text

@@ -1,6 +1,6 @@
 """The balance chart of an evening: each player's running balance as a self-contained SVG.
 
-No Flask here: `balance_series` reads a session and its hand records, `balance_chart_svg`
+No Flask here: `balance_series` folds the hand records' cached nets, `balance_chart_svg`
 turns plain numbers into SVG text. The chart must read on a black-and-white printout, so
 every player gets a dash pattern as well as a colour, and the legend repeats both.
 """
@@ -12,11 +12,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
-from scorer.domain import SYSTEMS
 from scorer.domain.money import format_euros
 
 if TYPE_CHECKING:
-    from scorer.models import HandRecord, TableSession
+    from scorer.models import HandRecord
 
 # Okabe–Ito colours (safe for colour-blind readers) and dashes that tell lines apart in grey.
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
@@ -27,19 +26,15 @@ FONT = "DejaVu Sans, Verdana, sans-serif"
 
 
 def balance_series(
-    session: TableSession, records: Iterable[HandRecord]
+    players: Sequence[str], records: Iterable[HandRecord], stake: int
 ) -> tuple[list[str], dict[str, list[int]]]:
     """Each player's balance (cents, stakes included) before the first hand and after each
     live hand of `records`; voided hands are skipped.
 
-    Where the system has a pot, every player paid the first stake when the table opened and
-    pays it again at every refill (a record with `new_round`); a tournament table
-    (`points_only`) has no pot and no stakes."""
-    players = list(session.players)
-    system = SYSTEMS.get(session.system)
-    stake = 0
-    if system is not None and system.has_pot(session.params) and not session.points_only:
-        stake = int(session.params.get("stake_cents") or 0)
+    `stake` is what every player pays into the pot when the table opens and again at every
+    refill (a record with `new_round`); 0 where there is no pot or no stake (a tournament
+    table)."""
+    players = list(players)
     balances = {p: -stake for p in players}
     series = {p: [balances[p]] for p in players}
     for record in records:

@@ -186,7 +186,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         }
         for p in players
     ]
-    names, series = balance_series(session, records)
+    names, series = balance_series(session.players, records, ledger_for(session).stake)
     chart = balance_chart_svg(names, series, points=points)
     created = _local(session.created_at)
     closed = _local(session.closed_at) if session.closed_at else None

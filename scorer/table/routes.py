@@ -10,6 +10,7 @@ import segno
 from flask import (
     Response,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -23,6 +24,7 @@ from scorer import operations
 from scorer.domain import GAMES, SYSTEMS, Bonus, Hand, RuleError
 from scorer.domain.cardpoints import bavarian_points, tarock_points
 from scorer.domain.ledger import LedgerState
+from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.extensions import db
 from scorer.table import bp
 from scorer.table.forms import (
@@ -67,8 +69,14 @@ def table_context() -> dict[str, Any]:
 
 @bp.url_defaults
 def add_table_key(endpoint: str, values: dict[str, Any]) -> None:
+    """Links from a table page to its other pages need not repeat the key."""
     table = getattr(g, "table", None)
-    if table is not None and "key" not in values and endpoint in KEYED_ENDPOINTS:
+    if (
+        table is not None
+        and "key" not in values
+        and endpoint.startswith("table.")
+        and current_app.url_map.is_endpoint_expecting(endpoint, "key")
+    ):
         values["key"] = table.key
 
 
@@ -362,25 +370,23 @@ def qr():
     return Response(buffer.getvalue(), mimetype="image/svg+xml")
 
 
+@bp.get("/t/<key>/verlauf.svg")
+def chart():
+    """Each player's balance after every hand, drawn on the server (no JavaScript)."""
+    table = g.table
+    players, series = balance_series(
+        table.players, operations.hands_of(table), operations.ledger_for(table).stake
+    )
+    svg = balance_chart_svg(players, series, points=table.points_only)
+    return Response(svg, mimetype="image/svg+xml")
+
+
 @bp.get("/regeln/<game_id>")
 def rules(game_id: str):
     game = GAMES.get(game_id)
     if game is None:
         abort(404, "Dieses Spiel kennt Haferl nicht.")
     return render_template("rules.html", game=game, systems=[SYSTEMS[s] for s in game.systems])
-
-
-KEYED_ENDPOINTS = {
-    "table.table",
-    "table.record",
-    "table.preview",
-    "table.hands",
-    "table.edit",
-    "table.void",
-    "table.close",
-    "table.settle",
-    "table.qr",
-}
 
 
 # --- forms ↔ hands ---------------------------------------------------------------------
