@@ -5,8 +5,9 @@ from __future__ import annotations
 from flask import jsonify
 
 from scorer.api import bp
-from scorer.api.schema import json_body, parse_hand, parse_players, score_to_json
+from scorer.api.schema import json_body, score_to_json
 from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.extensions import csrf

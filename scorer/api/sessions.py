@@ -4,34 +4,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g, jsonify, request
+from flask import Blueprint, g, jsonify, request
 
 from scorer import operations
 from scorer.api import bp
 from scorer.api.errors import ApiError, error_response
-from scorer.api.schema import json_body, parse_hand, parse_players
+from scorer.api.schema import json_body
 from scorer.domain import GAMES, RuleError
+from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.model import POT
 from scorer.extensions import db
 from scorer.models import HandRecord, HistoryEvent, TableSession
 from scorer.validation import whole_number
 
 
-@bp.url_value_preprocessor
-def load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Load the session named by `key` into `g.session` (404 when there is none)."""
+def serve_sessions_by_key(blueprint: Blueprint) -> None:
+    """For `blueprint`'s views: load the session named by `key` in the URL into
+    `g.session`, and answer a missing session (404) or a conflict (409) in JSON."""
+    blueprint.url_value_preprocessor(_load_session)
+    blueprint.register_error_handler(operations.NotFound, _not_found)
+    blueprint.register_error_handler(operations.Conflict, _conflict)
+
+
+def _load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values and "key" in values:
         g.session = operations.get_session(values.pop("key"))
 
 
-@bp.errorhandler(operations.NotFound)
-def not_found(exc: operations.NotFound):
+def _not_found(exc: operations.NotFound):
     return error_response(404, "not_found", str(exc))
 
 
-@bp.errorhandler(operations.Conflict)
-def conflict(exc: operations.Conflict):
+def _conflict(exc: operations.Conflict):
     return error_response(409, "conflict", str(exc))
+
+
+serve_sessions_by_key(bp)
 
 
 def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str, Any]:
@@ -77,9 +85,9 @@ def hand_to_json(record: HandRecord) -> dict[str, Any]:
     }
 
 
-def _hand_from_request(data: dict[str, Any], extra: set[str]):
+def _hand_from_request(data: dict[str, Any]):
     session = g.session
-    hand = parse_hand(data, GAMES[session.game], extra=extra)
+    hand = parse_hand(data, GAMES[session.game])
     dealer = data.get("dealer")
     if dealer is not None and dealer not in session.players:
         raise RuleError.one("dealer", "must be one of the players")
@@ -125,7 +133,7 @@ def read_hand(number: int):
 @bp.post("/sessions/<key>/hands")
 def record_hand():
     data = json_body()
-    hand, dealer = _hand_from_request(data, extra=set())
+    hand, dealer = _hand_from_request(data)
     key = request.headers.get("Idempotency-Key")
     if key is not None and (not 0 < len(key) <= 200 or "\x00" in key):
         raise RuleError.one("Idempotency-Key", "must have 1..200 characters")
@@ -139,7 +147,7 @@ def edit_hand(number: int):
     data = json_body()
     version = data.get("version")
     hand_data = {k: v for k, v in data.items() if k != "version"}
-    hand, dealer = _hand_from_request(hand_data, extra=set())
+    hand, dealer = _hand_from_request(hand_data)
     record = operations.edit_hand(g.session, number, version, hand, dealer)
     db.session.commit()
     return jsonify(hand_to_json(record))

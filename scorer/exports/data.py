@@ -18,7 +18,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scorer.domain import Bonus, Hand, RuleError
+from scorer.domain import Hand, RuleError
+from scorer.domain.facts import MAX_ID, MAX_NAME, STORED_FIELDS, parse_hand
 from scorer.domain.ledger import Ledger, LedgerState, final_balances
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
@@ -32,11 +33,8 @@ FORMAT = "haferl-session"
 VERSION = 1
 MAX_HANDS = 5000
 MAX_PLAYERS = 8
-MAX_NAME = 40
 MAX_TABLE_NAME = 80
-MAX_ID = 40
 MAX_PARAMS = 64
-MAX_BONUSES = 20
 
 NOT_A_HAFERL_FILE = f"this is not a Haferl session file (format must be '{FORMAT}')"
 
@@ -59,18 +57,6 @@ DOCUMENT_FIELDS = {
 }
 SCORINGS = ("money", "points")
 HAND_ENTRY_FIELDS = {"number", "dealer", "hand", "voided"}
-FACT_FIELDS = {
-    "declarer",
-    "contract",
-    "trump",
-    "bid",
-    "points",
-    "all_tricks",
-    "no_tricks",
-    "doublings",
-    "bonuses",
-}
-BONUS_FIELDS = {"id", "side", "announced", "made"}
 
 CSV_HAND_COLUMNS = (
     "number",
@@ -294,10 +280,13 @@ def _hands(
         voided = entry.get("voided", False)
         if not isinstance(voided, bool):
             bad("voided", "must be true or false")
-        hand = _facts(
-            entry.get("hand"),
-            lambda field, message: bad(f"hand.{field}" if field else "hand", message),
-        )
+        try:
+            hand = parse_hand(entry.get("hand"), ledger.rules.game, fields=STORED_FIELDS)
+        except RuleError as exc:
+            hand = None
+            for field, messages in exc.fields.items():
+                for message in messages:
+                    bad("hand" if field == "hand" else f"hand.{field}", message)
         if hands_planned is not None and live >= hands_planned:
             bad("", f"the table's {hands_planned} planned hands were all entered before it")
         if errors:
@@ -311,76 +300,6 @@ def _hands(
             state = after
             live += 1
         yield ImportedHand(number=number, dealer=dealer, hand=hand, voided=voided)
-
-
-def _facts(data: Any, bad) -> Hand:
-    """A hand's facts exactly as `Hand.to_json` writes them; types only, the rules come
-    later. When `bad` was called the hand is not to be used (the caller raises)."""
-    if not isinstance(data, dict):
-        bad("", "must be an object")
-        return Hand(declarer="", contract="")
-    _unknown_fields(data, FACT_FIELDS, bad)
-    declarer, contract = data.get("declarer"), data.get("contract")
-    if not _text(declarer, MAX_NAME):
-        bad("declarer", "must be a player's name")
-    if not _text(contract, MAX_ID):
-        bad("contract", "must be the id of a contract")
-    trump = data.get("trump")
-    if trump is not None and not _text(trump, MAX_ID):
-        bad("trump", "must be a suit: eichel, gras, herz or schellen")
-    bid = data.get("bid", 61)
-    if not (_is_int(bid) or bid == "durch"):
-        bad("bid", "must be 61..116 in steps of 5, or 'durch'")
-    points = data.get("points")
-    if points is not None and not _is_int(points):
-        bad("points", "must be a whole number")
-    flags = {}
-    for flag in ("all_tricks", "no_tricks"):
-        flags[flag] = data.get(flag, False)
-        if not isinstance(flags[flag], bool):
-            bad(flag, "must be true or false")
-    doublings = data.get("doublings", 0)
-    if not _is_int(doublings):
-        bad("doublings", "must be a whole number 0..5")
-    bonuses = _bonuses(data.get("bonuses", []), bad)
-    return Hand(
-        declarer=declarer,
-        contract=contract,
-        trump=trump,
-        bid=bid,
-        points=points,
-        all_tricks=flags["all_tricks"],
-        no_tricks=flags["no_tricks"],
-        doublings=doublings,
-        bonuses=bonuses,
-    )
-
-
-def _bonuses(value: Any, bad) -> tuple[Bonus, ...]:
-    if not isinstance(value, list) or len(value) > MAX_BONUSES:
-        bad("bonuses", f"must be a list of at most {MAX_BONUSES} bonuses")
-        return ()
-    bonuses = []
-    for item in value:
-        if (
-            not isinstance(item, dict)
-            or not set(item) <= BONUS_FIELDS
-            or not _text(item.get("id"), MAX_ID)
-            or item.get("side", "declarer") not in ("declarer", "defenders")
-            or not isinstance(item.get("announced", False), bool)
-            or not isinstance(item.get("made", True), bool)
-        ):
-            bad("bonuses", "each bonus is {id, side: declarer|defenders, announced, made}")
-            return ()
-        bonuses.append(
-            Bonus(
-                item["id"],
-                item.get("side", "declarer"),
-                item.get("announced", False),
-                item.get("made", True),
-            )
-        )
-    return tuple(bonuses)
 
 
 def _players(value: Any, bad) -> list[str]:

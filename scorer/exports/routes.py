@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
 
 from flask import (
     Response,
@@ -31,7 +30,7 @@ from werkzeug.utils import secure_filename
 
 from scorer import operations, tournament_operations
 from scorer.api.errors import error_response
-from scorer.api.sessions import session_to_json
+from scorer.api.sessions import serve_sessions_by_key, session_to_json
 from scorer.domain import RuleError
 from scorer.exports import bp
 from scorer.exports.data import (
@@ -56,21 +55,7 @@ class ImportForm(FlaskForm):
     file = FileField("Datei wählen", validators=[FileRequired("Bitte eine Datei wählen.")])
 
 
-@bp.url_value_preprocessor
-def load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Load the session named by `key` into `g.session` (404 when there is none)."""
-    if values and "key" in values:
-        g.session = operations.get_session(values.pop("key"))
-
-
-@bp.errorhandler(operations.NotFound)
-def not_found(exc: operations.NotFound):
-    return error_response(404, "not_found", str(exc))
-
-
-@bp.errorhandler(operations.Conflict)
-def conflict(exc: operations.Conflict):
-    return error_response(409, "conflict", str(exc))
+serve_sessions_by_key(bp)
 
 
 @bp.errorhandler(RuleError)

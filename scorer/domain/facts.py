@@ -1,0 +1,152 @@
+"""Players and hands from JSON-shaped data (an API request, an imported file), with a
+message per bad field.
+
+Only shapes, types and sizes are checked here; the rules engine checks the rules when the
+hand is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from scorer.domain.cardpoints import declarer_points
+from scorer.domain.model import POT, Bonus, Hand, RuleError
+from scorer.domain.registry import Game
+
+MAX_NAME = 40
+MAX_ID = 40
+MAX_BONUSES = 20
+STORED_FIELDS = frozenset(
+    {
+        "declarer",
+        "contract",
+        "trump",
+        "bid",
+        "points",
+        "all_tricks",
+        "no_tricks",
+        "doublings",
+        "bonuses",
+    }
+)
+"""The facts of a hand as `Hand.to_json` writes them."""
+REQUEST_FIELDS = STORED_FIELDS | {"defender_points", "dealer"}
+"""What a request may say about a hand: also the defenders' points and the dealer."""
+BONUS_FIELDS = frozenset({"id", "side", "announced", "made"})
+
+
+def parse_players(value: Any, field: str = "players") -> list[str]:
+    """Player names: a list of 1..40 characters each, different, none called 'pot'."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RuleError.one(field, "must be a list of names")
+    names = [v.strip() for v in value]
+    if any(n.casefold() == POT for n in names):
+        raise RuleError.one(field, f"'{POT}' is the name of the pot: choose another name")
+    if any(not n or len(n) > MAX_NAME for n in names):
+        raise RuleError.one(field, f"every name must have 1..{MAX_NAME} characters")
+    if len({n.casefold() for n in names}) != len(names):
+        raise RuleError.one(field, "names must be different")
+    return names
+
+
+def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELDS) -> Hand:
+    """A Hand from its JSON object; keys outside `fields` are refused."""
+    if not isinstance(data, dict):
+        raise RuleError.one("hand", "must be an object")
+    errors: dict[str, list[str]] = {}
+
+    def bad(field: str, message: str) -> None:
+        errors.setdefault(field, []).append(message)
+
+    for key in [k for k in data if k not in fields][:5]:
+        bad(str(key)[:MAX_ID], "unknown field")
+    declarer = data.get("declarer")
+    if not _text(declarer, MAX_NAME):
+        bad("declarer", "name the declarer")
+    contract = data.get("contract")
+    if not _text(contract, MAX_ID):
+        bad("contract", "must be one of: " + ", ".join(game.contracts))
+    trump = data.get("trump")
+    if trump is not None and not _text(trump, MAX_ID):
+        bad("trump", "must be a suit: eichel, gras, herz or schellen")
+    bid = data.get("bid")
+    if bid is None:
+        bid = 61
+    if not (_whole(bid) or bid == "durch"):
+        bad("bid", "must be 61..116 in steps of 5, or 'durch'")
+    points = data.get("points")
+    defender_points = data.get("defender_points")
+    if points is not None and not _whole(points):
+        bad("points", f"must be a whole number 0..{game.total}")
+    if defender_points is not None:
+        if points is not None:
+            bad("defender_points", "give the declarer's points or the defenders', not both")
+        elif not _whole(defender_points):
+            bad("defender_points", f"must be a whole number 0..{game.total}")
+        else:
+            try:
+                points = declarer_points(defender_points, game.total)
+            except RuleError as exc:
+                errors.update(exc.fields)
+    flags = {}
+    for flag in ("all_tricks", "no_tricks"):
+        flags[flag] = data.get(flag) or False
+        if not isinstance(flags[flag], bool):
+            bad(flag, "must be true or false")
+    doublings = data.get("doublings") or 0
+    if not _whole(doublings):
+        bad("doublings", "must be a whole number 0..5")
+    dealer = data.get("dealer")
+    if dealer is not None and not _text(dealer, MAX_NAME):
+        bad("dealer", "must be a player's name")
+    bonuses = _parse_bonuses(data.get("bonuses"), bad)
+    if errors:
+        raise RuleError(errors)
+    return Hand(
+        declarer=declarer.strip(),
+        contract=contract,
+        trump=trump,
+        bid=bid,
+        points=points,
+        all_tricks=flags["all_tricks"],
+        no_tricks=flags["no_tricks"],
+        doublings=doublings,
+        bonuses=bonuses,
+        dealer=dealer,
+    )
+
+
+def _parse_bonuses(value: Any, bad) -> tuple[Bonus, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_BONUSES:
+        bad("bonuses", f"must be a list of at most {MAX_BONUSES} bonuses")
+        return ()
+    bonuses = []
+    for item in value:
+        if not isinstance(item, dict) or not _text(item.get("id"), MAX_ID):
+            bad("bonuses", "each bonus is an object with an 'id'")
+            continue
+        unknown = set(item) - BONUS_FIELDS
+        if unknown:
+            bad("bonuses", "unknown bonus field(s): " + ", ".join(sorted(map(str, unknown))[:5]))
+        side = item.get("side", "declarer")
+        announced = item.get("announced", False)
+        made = item.get("made", True)
+        if side not in ("declarer", "defenders"):
+            bad("bonuses", "a bonus's side is 'declarer' or 'defenders'")
+            continue
+        if not isinstance(announced, bool) or not isinstance(made, bool):
+            bad("bonuses", "'announced' and 'made' are true or false")
+            continue
+        bonuses.append(Bonus(item["id"], side, announced, made))
+    return tuple(bonuses)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: Any, limit: int) -> bool:
+    return isinstance(value, str) and value.strip() != "" and len(value) <= limit
