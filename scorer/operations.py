@@ -150,6 +150,7 @@ def record_hand(
         raise Conflict("another device recorded a hand at the same moment: reload") from exc
     _history(session, "record", number, {"hand": record.facts, "dealer": record.dealer})
     if session.done:
+        # Imported here: tournament_operations builds on this module.
         from scorer.tournament_operations import close_round_if_done
 
         close_round_if_done(session)

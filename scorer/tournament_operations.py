@@ -109,7 +109,7 @@ def create_tournament(
         or not 1 <= deals_per_player <= 20
     ):
         errors["deals_per_player"] = ["must be 1..20"]
-    if not 3 in rules.game.players and not 4 in rules.game.players:  # noqa: E713
+    if not set(rules.game.players) & {3, 4}:
         errors["game"] = ["tournaments seat tables of 3 and 4: not for a two-player game"]
     if errors:
         raise RuleError(errors)

@@ -101,7 +101,7 @@ def bavarian_hands(draw, rules: Rules, declarer: str, players, **_: Any) -> Hand
         all_tricks = points == game.total and draw(st.booleans())
         no_tricks = points <= 33 and draw(st.booleans())
     if params.get("berliner"):
-        dealer = declarer if contract == "frage" else draw(st.sampled_from(players))
+        dealer = declarer if contract != "hand" else draw(st.sampled_from(players))
     else:
         dealer = draw(st.one_of(st.none(), st.sampled_from(players)))
     doublings = draw(st.integers(0, params.get("max_doublings", 0)))

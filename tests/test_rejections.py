@@ -450,3 +450,24 @@ def test_rate_with_huge_exponent_is_refused_quickly():
     except subprocess.TimeoutExpired:
         pytest.fail("Rules.build did not return within 5 s")
     assert "params.rate_frage" in done.stdout
+
+
+def test_berliner_lets_only_the_dealer_play_anything_but_a_hand_game(client):
+    berliner = {"params": {"berliner": True}}
+    bettel = changed(BETTEL, berliner, dealer="Berta")
+    response = client.post(URL, json=bettel)
+    assert response.status_code == 422
+    assert "only the dealer" in response.get_json()["error"]["fields"]["contract"][0]
+    assert client.post(URL, json=changed(BETTEL, berliner, dealer="Anton")).status_code == 200
+    solo = changed(TAROK_FRAGE, berliner, contract="hand", dealer="Berta")
+    assert client.post(URL, json=solo).status_code == 200
+
+
+@pytest.mark.parametrize("base", [TAPP, STROH], ids=["tapp", "stroh"])
+def test_trump_is_optional_where_it_changes_nothing(client, base):
+    """API.md: trump is required in tarok, tarok-bettel and scharfer-tarock, optional
+    elsewhere; in the 54-card games it changes nothing."""
+    plain = client.post(URL, json=base).get_json()
+    with_trump = client.post(URL, json=changed(base, trump="herz"))
+    assert with_trump.status_code == 200
+    assert with_trump.get_json()["net"] == plain["net"]

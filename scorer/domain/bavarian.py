@@ -62,16 +62,17 @@ def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
             errors["trump"] = ["Bettel has no trumps"]
     elif game.trump_required and hand.trump is None:
         errors["trump"] = ["choose the trump suit"]
-    if hand.contract == "frage":
-        if (
-            params.get("frage_hearts_only") or game.id == "scharfer-tarock"
-        ) and hand.trump != "herz":
-            errors["trump"] = ["a Frage is played with hearts (Herz) as trump at this table"]
-        if params.get("berliner"):
-            if hand.dealer is None:
-                errors["dealer"] = ["needed to check the Berliner rule"]
-            elif hand.dealer != hand.declarer:
-                errors["contract"] = ["Berliner: only the dealer may play a Frage"]
+    hearts_only = params.get("frage_hearts_only") or game.id == "scharfer-tarock"
+    if hand.contract == "frage" and hearts_only and hand.trump != "herz":
+        errors["trump"] = ["a Frage is played with hearts (Herz) as trump at this table"]
+    if params.get("berliner") and hand.contract != "hand":
+        # Only the dealer may play a Frage; everyone else plays a hand game.
+        if hand.dealer is None:
+            errors["dealer"] = ["needed to check the Berliner rule"]
+        elif hand.dealer != hand.declarer:
+            errors["contract"] = [
+                "Berliner: only the dealer may play a Frage; everyone else plays a hand game"
+            ]
     if hand.no_tricks and hand.points is not None and hand.points > NO_TRICK_MAX_POINTS:
         errors["no_tricks"] = [
             f"a declarer with no trick has at most the stock: {NO_TRICK_MAX_POINTS} points"

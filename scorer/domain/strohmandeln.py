@@ -181,8 +181,6 @@ def _payer(table: Table):
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
     table = TABLES[system.id]
     errors: dict[str, list[str]] = {}
-    if hand.trump is not None:
-        errors["trump"] = ["Strohmandeln plays with the tarocks as trumps: leave trump empty"]
     if hand.all_tricks or hand.no_tricks:
         errors["all_tricks"] = [
             "enter every trick as the Valat bonus"

@@ -83,8 +83,6 @@ def pay(deal: Deal) -> Draft:
 
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
     errors: dict[str, list[str]] = {}
-    if hand.trump is not None:
-        errors["trump"] = ["Tapp Tarock plays with the tarocks as trumps: leave trump empty"]
     messages = check_bonuses(hand.bonuses, SILENT, "in Tapp Tarock")
     announced = [b for b in hand.bonuses if b.announced]
     for bonus in announced:
