@@ -70,7 +70,8 @@ def test_new_table_lists_only_the_games_systems(client):
     html = client.get("/neu?game=tapp-tarock").get_data(as_text=True)
     assert "Tapp-Punkte" in html
     assert "Einheiten (Parlett)" not in html
-    assert "point cents" in html  # the parameter with its help line
+    assert "Wert eines Punktes (Cent)" in html  # the parameter's help line
+    assert "point_cents" in html  # and its id
 
 
 def test_create_table_and_open_it(client):

@@ -35,23 +35,23 @@ KONTRA_PARAMS = (
     Param(
         "max_doublings",
         2,
-        "how many doublings the table allows: 2 = Kontra and Re, up to 5 with Supp, Resupp, Hirsch",
+        "wie oft gedoppelt werden darf: 2 = Kontra und Re, bis 5 mit Supp, Resupp, Hirsch",
         "int",
         maximum=5,
     ),
     Param(
         "kontra_shifts_burden",
         False,
-        "after Kontra the defenders must reach the target; "
-        "the declarer wins or loses the smallest amount",
+        "nach Kontra muss die Gegenpartei das Ziel erreichen; "
+        "der Spieler gewinnt oder verliert den kleinsten Betrag",
         "bool",
     ),
 )
 BERLINER = Param(
-    "berliner", False, "only the dealer may play a Frage; everyone else plays a hand game", "bool"
+    "berliner", False, "nur der Geber darf eine Frage spielen, alle anderen spielen Hand", "bool"
 )
 HEARTS_ONLY = Param(
-    "frage_hearts_only", False, "a Frage must be played with hearts as trump", "bool"
+    "frage_hearts_only", False, "eine Frage wird mit Herz als Trumpf gespielt", "bool"
 )
 
 
@@ -100,15 +100,17 @@ _game(
     name="Tarock (einfach)",
     contract_ids=("frage", "hand"),
     systems=("points-kasse", "fixed-direct", "multiples"),
-    description="Three contracts: Frage (pick-up, any trump), Hand (Solo) and the Herzsolo.",
+    description="Drei Spiele: Frage (mit Aufnehmen, beliebiger Trumpf), Hand (Solo) und Herzsolo.",
 )
 _game(
     id="tarok-bettel",
     name="Tarock mit Bettel",
     contract_ids=("frage", "hand", "bettel"),
     systems=("points-kasse", "fixed-direct", "multiples"),
-    description="Frage, Herz-Frage, Solo, Herzsolo and Bettel. In Bettel there are no trumps, "
-    "the Ten ranks between Unter and Nine, and the declarer must take no trick.",
+    description=(
+        "Frage, Herz-Frage, Solo, Herzsolo und Bettel. Beim Bettel gibt es keinen Trumpf, "
+        "die Zehn steht zwischen Unter und Neun, und der Spieler darf keinen Stich machen."
+    ),
 )
 _game(
     id="haferltarock",
@@ -117,7 +119,7 @@ _game(
     systems=("parlett-units", "levels", "danyliuk-cents"),
     bids=True,
     trump_required=False,
-    description="Bavarian Tarock with bidding: Frage (pick-up) or Handspiel with bids "
+    description="Bayerisch Tarock mit Reizen: Frage (Aufnahmespiel) oder Handspiel mit Geboten "
     "61, 66, …, 116.",
 )
 _game(
@@ -127,5 +129,5 @@ _game(
     systems=("scharf-fixed",),
     players=(3,),
     params=(BERLINER, *KONTRA_PARAMS),
-    description="24 cards, 7 each: Frage (hearts only), Solo and Herzsolo.",
+    description="24 Karten, je 7: Frage (nur mit Herz), Solo und Herzsolo.",
 )

@@ -45,8 +45,10 @@ register_system(
     System(
         id="danyliuk-cents",
         name="Cent pro Auge (Danyliuk)",
-        description="Frage: 5 ct plus 1 ct per point beyond the band, from the Haferl; hand games "
-        "10 ct plus 2 ct per point, direct.",
+        description=(
+            "Frage: 5 ct plus 1 ct je Auge über die Spanne hinaus, aus dem Haferl; "
+            "Handspiel 10 ct plus 2 ct je Auge, direkt."
+        ),
         params=(*pot_params(50), common_tie("loss")),
         pay=pay,
         has_pot=lambda params: True,

@@ -60,18 +60,26 @@ register_system(
     System(
         id="fixed-direct",
         name="Feste Beträge (Sirch)",
-        description="Fixed amounts paid directly between the players, no pot.",
+        description="Feste Beträge direkt zwischen den Spielern, ohne Haferl.",
         params=(
-            Param("win_cents", 50, "a simple win or loss (61–90), each defender"),
-            Param("schneider_cents", 60, "Schneider (≥ 91 won, ≤ 29 lost), each defender"),
+            Param("win_cents", 50, "einfacher Gewinn oder Verlust (61–90), je Gegenspieler (Cent)"),
             Param(
-                "durch_cents", None, "Durch / Schwarz, each defender (empty: the Schneider amount)"
+                "schneider_cents",
+                60,
+                "Schneider (ab 91 gewonnen, bis 29 verloren), je Gegenspieler (Cent)",
+            ),
+            Param("durch_cents", None, "Durch / Schwarz, je Gegenspieler (leer: wie Schneider)"),
+            Param(
+                "frage_factor",
+                Fraction(1, 2),
+                "so viel ist eine Frage im Verhältnis zum Handspiel wert",
+                "rate",
             ),
             Param(
-                "frage_factor", Fraction(1, 2), "a Frage is worth this share of a hand game", "rate"
-            ),
-            Param(
-                "bettel_factor", Fraction(4), "Bettel is worth this many simple Frage wins", "rate"
+                "bettel_factor",
+                Fraction(4),
+                "so viele einfache Frage-Gewinne ist ein Bettel wert",
+                "rate",
             ),
             common_tie("draw"),
         ),

@@ -62,9 +62,11 @@ register_system(
     System(
         id="levels",
         name="Stufen (mit Reizen)",
-        description="One basic amount for the game, the hand, each level reached and each raise.",
+        description=(
+            "Ein Grundbetrag für das Spiel, die Hand, jede erreichte Stufe und jede Erhöhung."
+        ),
         params=(
-            Param("unit_cents", 10, "the basic amount", minimum=1),
+            Param("unit_cents", 10, "der Grundbetrag (Cent)", minimum=1),
             *pot_params(100),
             common_tie("loss"),
         ),

@@ -80,13 +80,13 @@ register_system(
     System(
         id="multiples",
         name="Vielfache (ohne Reizen)",
-        description="Frage 1, Solo 2, Herzsolo 3, Bettel 4 units; +1 Schneider, +1 Schwarz.",
+        description="Frage 1, Solo 2, Herzsolo 3, Bettel 4 Einheiten; +1 Schneider, +1 Schwarz.",
         params=(
-            Param("unit_cents", 10, "the value of one unit", minimum=1),
+            Param("unit_cents", 10, "Wert einer Einheit (Cent)", minimum=1),
             Param(
                 "payout",
                 "pocket",
-                "'pocket': paid between the players; 'pot': wins are paid from the pot",
+                "'pocket': zwischen den Spielern; 'pot': Gewinne zahlt das Haferl",
                 "choice",
                 choices=("pocket", "pot"),
             ),

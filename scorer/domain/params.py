@@ -93,7 +93,7 @@ def common_tie(default: str) -> Param:
     return Param(
         "tie",
         default,
-        "what 60–60 means: 'draw' (nothing paid) or 'loss' for the declarer",
+        "was 60 zu 60 heißt: 'draw' (unentschieden, niemand zahlt) oder 'loss' (verloren)",
         kind="choice",
         choices=("draw", "loss"),
     )
@@ -105,14 +105,14 @@ def pot_params(stake: int) -> tuple[Param, ...]:
         Param(
             "stake_cents",
             stake,
-            "what each player pays into the pot when a round starts",
+            "was jeder zu Beginn einer Runde ins Haferl zahlt (Cent)",
             minimum=1,
         ),
-        Param("refill", True, "when the pot is empty, everyone pays the stake again", "bool"),
+        Param("refill", True, "ist das Haferl leer, zahlen alle den Einsatz neu", "bool"),
         Param(
             "pot_at_end",
             "split",
-            "what is left in the pot at the end: 'split' equally or 'keep' for the next evening",
+            "was am Ende im Haferl bleibt: 'split' gleich aufteilen oder 'keep' fürs nächste Mal",
             "choice",
             choices=("split", "keep"),
         ),

@@ -59,15 +59,17 @@ register_system(
     System(
         id="parlett-units",
         name="Einheiten (Parlett)",
-        description="Frage: 1 unit per five from the Haferl; hand games 2 units per five, direct.",
+        description=(
+            "Frage: 1 Einheit je fünf Augen aus dem Haferl; Handspiel 2 Einheiten je fünf, direkt."
+        ),
         params=(
-            Param("unit_cents", 10, "the value of one unit", minimum=1),
+            Param("unit_cents", 10, "Wert einer Einheit (Cent)", minimum=1),
             *pot_params(100),
             common_tie("loss"),
             Param(
                 "pickup_raises",
                 False,
-                "Frage bids may rise in fives too (any hand bid still outranks them)",
+                "auch eine Frage darf in Fünfern gereizt werden (jedes Handgebot bleibt höher)",
                 "bool",
             ),
         ),

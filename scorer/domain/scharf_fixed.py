@@ -41,15 +41,17 @@ register_system(
     System(
         id="scharf-fixed",
         name="Scharfer Tarock",
-        description="Solo, Schneider and Schwarz each a fixed amount; a won Frage counts half.",
+        description=(
+            "Solo, Schneider und Schwarz je ein fester Betrag; eine gewonnene Frage zählt halb."
+        ),
         params=(
-            Param("solo_cents", 10, "the game, each defender"),
-            Param("schneider_cents", 10, "added for Schneider"),
-            Param("schwarz_cents", 10, "added for Schwarz"),
+            Param("solo_cents", 10, "das Spiel, je Gegenspieler (Cent)"),
+            Param("schneider_cents", 10, "dazu bei Schneider (Cent)"),
+            Param("schwarz_cents", 10, "dazu bei Schwarz (Cent)"),
             Param(
                 "bankroll_cents",
                 1000,
-                "what each player starts the evening with (shown beside the balance)",
+                "womit jeder den Abend beginnt (wird neben dem Stand gezeigt)",
             ),
             common_tie("loss"),
         ),

@@ -88,7 +88,7 @@ TABLES = {
             big_win=None,
             big_loss=None,
             bonuses={"trull": 1, "koenigstrull": 1, "pagat_ultimo": 1, "mondfang": 1},
-            trull_note="held in the hand",
+            trull_note="sie in der Hand gehalten werden",
         ),
         Table(
             "furr",
@@ -109,7 +109,7 @@ TABLES = {
                 "valat": 12,
                 "mondfang": 1,
             },
-            trull_note="won in tricks",
+            trull_note="sie in Stichen gewonnen werden",
         ),
         Table(
             "mayr-sedlaczek",
@@ -129,7 +129,7 @@ TABLES = {
                 "valat": 12,
                 "mondfang": 1,
             },
-            trull_note="won in tricks",
+            trull_note="sie in Stichen gewonnen werden",
         ),
     )
 }
@@ -200,25 +200,26 @@ for _table in TABLES.values():
         System(
             id=_table.system_id,
             name=f"Strohmandeln nach {_table.name}",
-            description=f"{_table.name}'s values; Trull and King's Trull count when "
+            description=f"Werte nach {_table.name}; Trull und Königstrull zählen, wenn "
             f"{_table.trull_note}.",
             params=(
-                Param("point_cents", 10, "the value of one game point", minimum=1),
+                Param("point_cents", 10, "Wert eines Punktes (Cent)", minimum=1),
                 Param(
                     "draw_is_loss",
                     False,
-                    "35–35 counts as lost for the declarer instead of a draw",
+                    "35 zu 35 zählt für den Spieler als verloren statt unentschieden",
                     "bool",
                 ),
                 Param(
                     "draw_doubles_next",
                     True,
-                    "after a draw the next hand counts double (twice in a row: four times)",
+                    "nach einem Unentschieden zählt das nächste Spiel "
+                    "doppelt (zweimal hintereinander: vierfach)",
                     "bool",
                 ),
-                Param("mondfang", False, "Mondfang (Sküs captures Mond) scores 1", "bool"),
+                Param("mondfang", False, "Mondfang (Sküs fängt den Mond) zählt 1", "bool"),
                 *(
-                    Param(f"bonus_{b}", True, f"{BONUS_NAMES[b]} is played", "bool")
+                    Param(f"bonus_{b}", True, f"{BONUS_NAMES[b]} wird gezählt", "bool")
                     for b in _table.bonuses
                     if b != "mondfang"
                 ),
@@ -239,8 +240,8 @@ register_game(
         systems=tuple(TABLES),
         validate=validate,
         doublings=False,
-        description="Tarock for two with two dummy hands; 36 of 70 wins, 35–35 is a draw and "
-        "the next hand counts double.",
+        description="Tarock zu zweit mit zwei Strohmännern; 36 von 70 gewinnen, 35 zu 35 ist "
+        "unentschieden und das nächste Spiel zählt doppelt.",
         bonus_ids=lambda system_id, params: TABLES[system_id].bonus_ids(params),
     )
 )

@@ -108,9 +108,9 @@ register_system(
     System(
         id="tapp-points",
         name="Tapp-Punkte",
-        description="Game points: Dreier 3, Unterer 4, Oberer 5, Solo 8, plus bonuses; "
-        "each defender pays the net points.",
-        params=(Param("point_cents", 10, "the value of one game point", minimum=1),),
+        description="Spielpunkte: Dreier 3, Unterer 4, Oberer 5, Solo 8, dazu Prämien; "
+        "jeder Gegenspieler zahlt die Punkte.",
+        params=(Param("point_cents", 10, "Wert eines Punktes (Cent)", minimum=1),),
         pay=pay,
     )
 )
@@ -128,7 +128,9 @@ register_game(
         validate=validate,
         clockwise=False,
         doublings=False,
-        description="54 cards, three players, counter-clockwise. The declarer needs 36 of 70.",
+        description=(
+            "54 Karten, drei Spieler, gegen den Uhrzeigersinn. Der Spieler braucht 36 von 70."
+        ),
         bonus_ids=lambda system_id, params: tuple(SILENT),
     )
 )

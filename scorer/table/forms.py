@@ -95,15 +95,17 @@ def new_table_form(game: Game, system: System, formdata=None):
 
 
 def param_field(param: Param) -> Field:
-    label, help_text = param.name.replace("_", " "), param.help
+    # The one-line help is what players read; the parameter's id stays visible, small, for
+    # those who compare with the API or the rules page.
+    label, param_id = param.help, param.name
     if param.kind == "bool":
-        return BooleanField(label, default=param.default, description=help_text)
+        return BooleanField(label, default=param.default, description=param_id)
     if param.kind == "choice":
         return SelectField(
             label,
             choices=options((c, c) for c in param.choices),
             default=param.default,
-            description=help_text,
+            description=param_id,
         )
     if param.kind == "rate":
         default = param.default
@@ -112,14 +114,14 @@ def param_field(param: Param) -> Field:
             label,
             [InputRequired()],
             default=text,
-            description=help_text,
+            description=param_id,
             render_kw={"inputmode": "decimal"},
         )
     return IntegerField(
         label,
         [Optional() if param.default is None else InputRequired(), NumberRange(min=param.minimum)],
         default=param.default,
-        description=help_text,
+        description=param_id,
         render_kw={"inputmode": "numeric"},
     )
 
