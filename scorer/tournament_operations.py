@@ -159,6 +159,13 @@ def get_public(key: str) -> Tournament:
     return tournament
 
 
+def get_round(tournament: Tournament, number: int) -> TournamentRound:
+    round_ = next((r for r in tournament.round_list if r.number == number), None)
+    if round_ is None:
+        raise operations.NotFound(f"round {number} has not been drawn")
+    return round_
+
+
 def current_round(tournament: Tournament) -> TournamentRound | None:
     return tournament.round_list[-1] if tournament.round_list else None
 

@@ -34,13 +34,6 @@ def own(tournament_id: int) -> Tournament:
     return ops.get_tournament(organiser(), tournament_id)
 
 
-def round_of(tournament: Tournament, number: int) -> TournamentRound:
-    round_ = next((r for r in tournament.round_list if r.number == number), None)
-    if round_ is None:
-        raise ApiError(404, "not_found", f"round {number} has not been drawn")
-    return round_
-
-
 def tournament_to_json(t: Tournament) -> dict[str, Any]:
     return {
         "id": t.id,
@@ -160,12 +153,12 @@ def draw_round(tournament_id: int):
 
 @bp.get("/tournaments/<n:tournament_id>/rounds/<n:number>")
 def read_round(tournament_id: int, number: int):
-    return jsonify(round_to_json(round_of(own(tournament_id), number)))
+    return jsonify(round_to_json(ops.get_round(own(tournament_id), number)))
 
 
 @bp.post("/tournaments/<n:tournament_id>/rounds/<n:number>/swap")
 def swap(tournament_id: int, number: int):
-    round_ = round_of(own(tournament_id), number)
+    round_ = ops.get_round(own(tournament_id), number)
     data = json_body()
     a, b = data.get("a"), data.get("b")
     if not isinstance(a, str) or not isinstance(b, str) or a == b:
@@ -177,7 +170,7 @@ def swap(tournament_id: int, number: int):
 
 @bp.post("/tournaments/<n:tournament_id>/rounds/<n:number>/close")
 def close_round(tournament_id: int, number: int):
-    round_ = round_of(own(tournament_id), number)
+    round_ = ops.get_round(own(tournament_id), number)
     ops.close_round(round_)
     db.session.commit()
     return jsonify(round_to_json(round_))

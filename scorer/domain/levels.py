@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scorer.domain.model import Line
 from scorer.domain.params import Param, common_tie, pot_params
-from scorer.domain.payments import direct, lost_half_from_pot, outcome, pot_pays_declarer
+from scorer.domain.payments import direct, lost_half_from_pot, outcome, pot_pays_declarer, tie_draft
 from scorer.domain.registry import Deal, Draft, System, register_system
 
 DURCH_RAISES = 12
@@ -18,7 +18,7 @@ def pay(deal: Deal) -> Draft:
     durch_bid = hand.bid == "durch"
     result = outcome(deal, params["tie"])
     if result == "draw":
-        return Draft("draw", [], [Line("60 to 60: a draw, nothing is paid")])
+        return tie_draft()
     won = result == "won"
     raises = DURCH_RAISES if durch_bid else (target - 61) // 5
     lines = [Line(f"{'won' if won else 'lost'} with {p}", units=1)]

@@ -11,6 +11,7 @@ from scorer.domain.payments import (
     outcome,
     pot_pays_declarer,
     schneider,
+    tie_draft,
 )
 from scorer.domain.registry import Deal, Draft, System, register_system
 
@@ -34,7 +35,7 @@ def pay(deal: Deal) -> Draft:
     else:
         result = outcome(deal, params["tie"])
         if result == "draw":
-            return Draft("draw", [], [Line("60 to 60: a draw, nothing is paid")])
+            return tie_draft()
         won = result == "won"
         if schneider(deal, won):
             m += 1

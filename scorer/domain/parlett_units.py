@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scorer.domain.model import Line
 from scorer.domain.params import Param, common_tie, pot_params
-from scorer.domain.payments import direct, lost_half_from_pot, outcome, pot_pays_declarer
+from scorer.domain.payments import direct, lost_half_from_pot, outcome, pot_pays_declarer, tie_draft
 from scorer.domain.registry import Deal, Draft, System, register_system
 
 
@@ -14,7 +14,7 @@ def pay(deal: Deal) -> Draft:
     p, target = deal.points, deal.target
     result = outcome(deal, params["tie"])
     if result == "draw":
-        return Draft("draw", [], [Line("60 to 60: a draw, nothing is paid")])
+        return tie_draft()
     won = result == "won"
     if hand.contract == "frage":
         # A raised Frage (param pickup_raises) counts from its bid instead of 61.

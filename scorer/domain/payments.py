@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scorer.domain.model import POT, Posting, Result
-from scorer.domain.registry import Deal
+from scorer.domain.model import POT, Line, Posting, Result
+from scorer.domain.registry import Deal, Draft
 
 
 def posting(from_account: str, to_account: str, cents: int) -> list[Posting]:
@@ -55,3 +55,8 @@ def outcome(deal: Deal, tie: str = "loss") -> Result:
 def schneider(deal: Deal, won: bool) -> bool:
     """Schneider: the declarer took ≥ 91 (won) or ≤ 29 (lost) of 120."""
     return deal.points >= 91 if won else deal.points <= 29
+
+
+def tie_draft() -> Draft:
+    """60–60 played as a draw: nothing is paid."""
+    return Draft("draw", [], [Line("60 to 60: a draw, nothing is paid")])

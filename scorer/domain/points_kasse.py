@@ -8,7 +8,7 @@ from fractions import Fraction
 from scorer.domain.model import POT, Line, Posting
 from scorer.domain.money import ROUNDINGS, Rounding, round_cents
 from scorer.domain.params import Param, common_tie, pot_params
-from scorer.domain.payments import outcome, posting, pot_pays_declarer
+from scorer.domain.payments import outcome, posting, pot_pays_declarer, tie_draft
 from scorer.domain.registry import Deal, Draft, System, register_system
 
 
@@ -33,7 +33,7 @@ def pay(deal: Deal) -> Draft:
     rate: Fraction = params["rate_hand" if hand.contract == "hand" else "rate_frage"]
     result = outcome(deal, params["tie"])
     if result == "draw":
-        return Draft("draw", [], [Line("60 to 60: a draw, nothing is paid")])
+        return tie_draft()
     if result == "won":
         over = deal.points - 60
         exact = over * rate * (2 if hand.all_tricks else 1)

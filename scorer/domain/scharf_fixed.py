@@ -7,7 +7,7 @@ from fractions import Fraction
 from scorer.domain.model import Line
 from scorer.domain.money import round_cents
 from scorer.domain.params import Param, common_tie
-from scorer.domain.payments import direct, outcome, schneider
+from scorer.domain.payments import direct, outcome, schneider, tie_draft
 from scorer.domain.registry import Deal, Draft, System, register_system
 
 
@@ -15,7 +15,7 @@ def pay(deal: Deal) -> Draft:
     params, hand = deal.params, deal.hand
     result = outcome(deal, params["tie"])
     if result == "draw":
-        return Draft("draw", [], [Line("60 to 60: a draw, nothing is paid")])
+        return tie_draft()
     won = result == "won"
     value = params["solo_cents"]
     lines = [Line(f"{'won' if won else 'lost'} with {deal.points}", cents=value)]

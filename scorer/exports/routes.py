@@ -14,7 +14,6 @@ import json
 
 from flask import (
     Response,
-    abort,
     flash,
     g,
     jsonify,
@@ -23,12 +22,12 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import current_user, login_required
+from flask_login import login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 
-from scorer import operations, tournament_operations
+from scorer import operations
 from scorer.api.errors import error_response
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
 from scorer.domain import RuleError
@@ -43,8 +42,9 @@ from scorer.exports.data import (
 from scorer.exports.pdf import render_pdf
 from scorer.exports.tournament_pdf import assignments_pdf, blank_sheets_pdf, standings_pdf
 from scorer.extensions import csrf, db
-from scorer.models import TableSession, Tournament
+from scorer.models import TableSession
 from scorer.table.messages import german
+from scorer.tournaments.routes import own, round_of
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """An import file's limit, whatever MAX_CONTENT_LENGTH says: 5,000 hands fit easily."""
@@ -195,13 +195,6 @@ def export_pdf():
     )
 
 
-def _own_tournament(tournament_id: int) -> Tournament:
-    try:
-        return tournament_operations.get_tournament(current_user, tournament_id)
-    except operations.NotFound:
-        abort(404, "Dieses Turnier gibt es nicht (oder es gehört jemand anderem).")
-
-
 def _pdf(body: bytes, filename: str) -> Response:
     return Response(
         body,
@@ -213,26 +206,19 @@ def _pdf(body: bytes, filename: str) -> Response:
 @bp.get("/turniere/<n:tournament_id>/tabelle.pdf")
 @login_required
 def tournament_standings_pdf(tournament_id: int):
-    tournament = _own_tournament(tournament_id)
+    tournament = own(tournament_id)
     return _pdf(standings_pdf(tournament), f"tabelle-{tournament.id}.pdf")
-
-
-def _round(tournament: Tournament, number: int):
-    round_ = next((r for r in tournament.round_list if r.number == number), None)
-    if round_ is None:
-        abort(404, f"Runde {number} ist noch nicht ausgelost.")
-    return round_
 
 
 @bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische.pdf")
 @login_required
 def tournament_assignments_pdf(tournament_id: int, number: int):
-    round_ = _round(_own_tournament(tournament_id), number)
+    round_ = round_of(own(tournament_id), number)
     return _pdf(assignments_pdf(round_), f"tische-runde-{number}.pdf")
 
 
 @bp.get("/turniere/<n:tournament_id>/runde/<n:number>/spielzettel.pdf")
 @login_required
 def tournament_blank_sheets_pdf(tournament_id: int, number: int):
-    round_ = _round(_own_tournament(tournament_id), number)
+    round_ = round_of(own(tournament_id), number)
     return _pdf(blank_sheets_pdf(round_), f"spielzettel-runde-{number}.pdf")

@@ -33,10 +33,10 @@ def own(tournament_id: int):
 
 
 def round_of(tournament, number: int):
-    round_ = next((r for r in tournament.round_list if r.number == number), None)
-    if round_ is None:
+    try:
+        return ops.get_round(tournament, number)
+    except operations.NotFound:
         abort(404, f"Runde {number} ist noch nicht ausgelost.")
-    return round_
 
 
 @bp.errorhandler(ops.TournamentError)
