@@ -22,7 +22,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
@@ -40,11 +39,9 @@ from scorer.exports.data import (
     session_to_export,
 )
 from scorer.exports.pdf import render_pdf
-from scorer.exports.tournament_pdf import assignments_pdf, blank_sheets_pdf, standings_pdf
 from scorer.extensions import csrf, db
 from scorer.models import TableSession
 from scorer.table.messages import german
-from scorer.tournaments.routes import own, round_of
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """An import file's limit, whatever MAX_CONTENT_LENGTH says: 5,000 hands fit easily."""
@@ -193,32 +190,3 @@ def export_pdf():
             "Content-Disposition": _attachment(session, "pdf").replace("attachment", "inline")
         },
     )
-
-
-def _pdf(body: bytes, filename: str) -> Response:
-    return Response(
-        body,
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'inline; filename="{filename}"'},
-    )
-
-
-@bp.get("/turniere/<n:tournament_id>/tabelle.pdf")
-@login_required
-def tournament_standings_pdf(tournament_id: int):
-    tournament = own(tournament_id)
-    return _pdf(standings_pdf(tournament), f"tabelle-{tournament.id}.pdf")
-
-
-@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische.pdf")
-@login_required
-def tournament_assignments_pdf(tournament_id: int, number: int):
-    round_ = round_of(own(tournament_id), number)
-    return _pdf(assignments_pdf(round_), f"tische-runde-{number}.pdf")
-
-
-@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/spielzettel.pdf")
-@login_required
-def tournament_blank_sheets_pdf(tournament_id: int, number: int):
-    round_ = round_of(own(tournament_id), number)
-    return _pdf(blank_sheets_pdf(round_), f"spielzettel-runde-{number}.pdf")

@@ -24,10 +24,11 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from scorer.domain import GAMES, SYSTEMS
+from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.params import Param
 from scorer.domain.registry import Game, System
 from scorer.domain.scoring import CALLS, SUITS
+from scorer.table.messages import german
 
 SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
 MAX_PLAYERS = 4
@@ -214,3 +215,21 @@ def hand_form(
 def system_choices(game_id: str) -> list[SelectChoice]:
     game = GAMES.get(game_id) or next(iter(GAMES.values()))
     return options((s, SYSTEMS[s].name) for s in game.systems)
+
+
+def attach_errors(form, exc: RuleError, prefix_map: dict[str, str] | None = None) -> None:
+    """Put the rules engine's messages beside the form fields they name."""
+    prefix_map = prefix_map or {}
+    for field, messages in exc.fields.items():
+        name = prefix_map.get(field, field)
+        if name.startswith("params."):
+            name = "param_" + name.removeprefix("params.")
+        if name == "defender_points":
+            name = "points"
+        target = form._fields.get(name)
+        for message in messages:
+            text = german(message)
+            if target is not None:
+                target.errors = [*target.errors, text]
+            else:
+                form.form_errors.append(text)

@@ -31,6 +31,7 @@ from scorer.table.forms import (
     MAX_PLAYERS,
     ChooseGameForm,
     OpenTableForm,
+    attach_errors,
     hand_form,
     new_table_form,
     options,
@@ -504,21 +505,3 @@ def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
             choice = bonus["side"] + ("" if bonus["made"] else "_lost")
         data[f"bonus_{bonus['id']}"] = choice
     return data
-
-
-def attach_errors(form, exc: RuleError, prefix_map: dict[str, str] | None = None) -> None:
-    """Put the rules engine's messages beside the form fields they name."""
-    prefix_map = prefix_map or {}
-    for field, messages in exc.fields.items():
-        name = prefix_map.get(field, field)
-        if name.startswith("params."):
-            name = "param_" + name.removeprefix("params.")
-        if name == "defender_points":
-            name = "points"
-        target = form._fields.get(name)
-        for message in messages:
-            text = german(message)
-            if target is not None:
-                target.errors = [*target.errors, text]
-            else:
-                form.form_errors.append(text)

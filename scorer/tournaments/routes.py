@@ -11,10 +11,10 @@ from flask_login import current_user, login_required
 from scorer import operations
 from scorer import tournament_operations as ops
 from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.exports import tournament_pdf
 from scorer.extensions import db
-from scorer.table.forms import ChooseGameForm, options, params_from_form
+from scorer.table.forms import ChooseGameForm, attach_errors, options, params_from_form
 from scorer.table.messages import german
-from scorer.table.routes import attach_errors
 from scorer.tournaments import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
@@ -228,3 +228,32 @@ def standings(key: str):
         current=ops.current_round(tournament),
         game=GAMES[tournament.game],
     )
+
+
+def pdf_response(body: bytes, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{filename}"'},
+    )
+
+
+@bp.get("/turniere/<n:tournament_id>/tabelle.pdf")
+@login_required
+def standings_pdf(tournament_id: int):
+    tournament = own(tournament_id)
+    return pdf_response(tournament_pdf.standings_pdf(tournament), f"tabelle-{tournament.id}.pdf")
+
+
+@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische.pdf")
+@login_required
+def assignments_pdf(tournament_id: int, number: int):
+    round_ = round_of(own(tournament_id), number)
+    return pdf_response(tournament_pdf.assignments_pdf(round_), f"tische-runde-{number}.pdf")
+
+
+@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/spielzettel.pdf")
+@login_required
+def blank_sheets_pdf(tournament_id: int, number: int):
+    round_ = round_of(own(tournament_id), number)
+    return pdf_response(tournament_pdf.blank_sheets_pdf(round_), f"spielzettel-runde-{number}.pdf")
