@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,34 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+class DefaultFields(HTMLParser):
+    """The values a browser would post for the `param_*` fields of the new-table form."""
+
+    def __init__(self):
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        name = a.get("name") or ""
+        if tag == "input" and name.startswith("param_"):
+            if a.get("type") == "checkbox":
+                if "checked" in a:
+                    self.values[name] = "y"
+            else:
+                self.values[name] = a.get("value") or ""
+        elif tag == "select" and name.startswith("param_"):
+            self._select = name
+        elif (
+            tag == "option"
+            and self._select
+            and ("selected" in a or self._select not in self.values)
+        ):
+            self.values[self._select] = a.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None

@@ -14,7 +14,6 @@ import io
 import random
 import re
 from collections import Counter
-from html.parser import HTMLParser
 from itertools import combinations
 
 import pytest
@@ -24,7 +23,7 @@ from scorer.domain import Hand
 from scorer.domain.tournament import tournament_score
 from scorer.extensions import db, limiter
 from scorer.tournament_operations import tournament_rules
-from tests.conftest import dispose, make_app
+from tests.conftest import DefaultFields, dispose, make_app
 
 GAME, SYSTEM = "haferltarock", "parlett-units"
 PASSWORD = "geheim123"
@@ -631,37 +630,6 @@ def test_then_to_the_better_last_round(app, client):
 # --- web pages ------------------------------------------------------------------------------
 
 
-class ParamFields(HTMLParser):
-    """The values a browser would post for the `param_*` fields of a form."""
-
-    def __init__(self):
-        super().__init__()
-        self.values: dict[str, str] = {}
-        self._select: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        name = a.get("name") or ""
-        if tag == "input" and name.startswith("param_"):
-            if a.get("type") == "checkbox":
-                if "checked" in a:
-                    self.values[name] = "y"
-            else:
-                self.values[name] = a.get("value") or ""
-        elif tag == "select" and name.startswith("param_"):
-            self._select = name
-        elif (
-            tag == "option"
-            and self._select
-            and ("selected" in a or self._select not in self.values)
-        ):
-            self.values[self._select] = a.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
-
-
 def log_in(client, email: str = "orga@example.org", password: str = PASSWORD):
     return client.post("/veranstalter/anmelden", data={"email": email, "password": password})
 
@@ -670,7 +638,7 @@ def web_tournament(client, players: list[str], rounds: int = 3, deals: int = 2) 
     """Create a tournament through the web form; returns its id."""
     page = client.get(f"/turniere/neu?game={GAME}&system={SYSTEM}")
     assert page.status_code == 200
-    parser = ParamFields()
+    parser = DefaultFields()
     parser.feed(page.get_data(as_text=True))
     assert "param_unit_cents" not in parser.values, "units are points: not asked"
     data = {
@@ -840,7 +808,7 @@ def test_web_form_rejects_a_short_player_list(app, client):
     organiser(app)
     log_in(client)
     page = client.get(f"/turniere/neu?game={GAME}&system={SYSTEM}")
-    parser = ParamFields()
+    parser = DefaultFields()
     parser.feed(page.get_data(as_text=True))
     data = {
         "game": GAME,
