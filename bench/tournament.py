@@ -119,7 +119,7 @@ def main() -> None:
                 "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
                 "SECRET_KEY": "bench",
                 "WTF_CSRF_ENABLED": False,
-                "RATELIMIT_ENABLED": False,
+                "RATE_LIMITS": False,
             }
         )
         with app.app_context():

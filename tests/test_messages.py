@@ -9,7 +9,7 @@ import pytest
 
 from scorer.domain import GAMES, Bonus, Hand, RuleError
 from scorer.domain.scoring import Rules
-from scorer.table.messages import german, german_line
+from scorer.table.messages import german, german_all, german_line
 
 ENGLISH = re.compile(
     r"\b(the|with|pays|each|won|lost|defenders?|declarer|more|short|points?|over|below|"
@@ -75,3 +75,10 @@ def test_every_explanation_line_is_in_german(game_id, system_id, params):
 )
 def test_rule_messages_in_german(message, expected):
     assert german(message) == expected
+
+
+def test_german_all_translates_each_message_before_joining():
+    # Joined first, the whole-message patterns would no longer match and nothing would be
+    # translated.
+    fields = {"players": ["names must be different"], "name": ["must be at least 3"]}
+    assert german_all(fields) == "Die Namen müssen verschieden sein mindestens 3"

@@ -68,6 +68,11 @@ def german(message: str) -> str:
     return message
 
 
+def german_all(fields: dict[str, list[str]]) -> str:
+    """Every message of a RuleError's fields, each in German, as one line for a flash."""
+    return " ".join(german(m) for messages in fields.values() for m in messages)
+
+
 # Explanation lines ("warum?"): the engine's English phrases, longest first, in German.
 LINE_PHRASES: list[tuple[str, str]] = [
     (r"60 to 60: a draw, nothing is paid", "60 zu 60: unentschieden, niemand zahlt"),

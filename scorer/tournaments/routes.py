@@ -14,7 +14,7 @@ from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.exports import tournament_pdf
 from scorer.extensions import db
 from scorer.table.forms import ChooseGameForm, attach_errors, options, params_from_form
-from scorer.table.messages import german
+from scorer.table.messages import german, german_all
 from scorer.tournaments import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
@@ -131,7 +131,7 @@ def add_player(tournament_id: int):
         try:
             player = ops.add_player(tournament, form.name.data)
         except RuleError as exc:
-            flash(german(" ".join(m for ms in exc.fields.values() for m in ms)), "error")
+            flash(german_all(exc.fields), "error")
         else:
             db.session.commit()
             flash(f"{player.name} spielt ab Runde {player.joined_round} mit.", "info")
@@ -174,7 +174,7 @@ def swap(tournament_id: int, number: int):
         try:
             ops.swap_players(round_, form.a.data, form.b.data)
         except RuleError as exc:
-            flash(" ".join(m for ms in exc.fields.values() for m in ms), "error")
+            flash(german_all(exc.fields), "error")
         else:
             db.session.commit()
             flash(f"{form.a.data} und {form.b.data} haben die Plätze getauscht.", "info")
