@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 5000
 
 .PHONY: run test lint format bench clean
@@ -20,9 +20,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(VENV)/.installed $@
 
+# Migrates, prints the address (and QR code) for the tablets, serves with gunicorn.
 run: $(VENV)/.installed
-	$(BIN)/flask --app wsgi db upgrade
-	$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorer.serve
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -102,11 +102,13 @@ class NumberConverter(BaseConverter):
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
     """SQLite: write-ahead log and normal sync (a committed hand survives a crash of the
-    app; only a power cut can lose the last commit), and enforced foreign keys."""
+    app; only a power cut can lose the last commit), enforced foreign keys, and a writer
+    that waits up to 20 s for another's `BEGIN IMMEDIATE` instead of failing."""
     if type(dbapi_connection).__module__ != "sqlite3":
         return
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=20000")
     cursor.close()

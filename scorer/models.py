@@ -39,6 +39,8 @@ class TableSession(db.Model):
     hand_count: Mapped[int] = mapped_column(default=0)
     scoring: Mapped[str] = mapped_column(String(8), default="money", server_default="money")
     """'money' for an evening's stakes and pot; 'points' at a tournament table (RULES §5)."""
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    """Bumped by every write to the table: what an export cached per version is keyed on."""
     hands_planned: Mapped[int | None] = mapped_column(default=None)
     """At a tournament table: how many hands the round has; the table is done then."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -90,7 +92,9 @@ class HandRecord(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
-    # The cache of the fold (None for a voided hand).
+    # The cache of the fold (None for a voided hand); `state_after` lets an edit fold
+    # again from the changed hand instead of from the first.
+    state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     result: Mapped[str | None] = mapped_column(String(8), default=None)
     net: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
     explanation: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)

@@ -1,8 +1,14 @@
 """Operations that change the database: create a session, record, edit and void hands,
 close the evening. They `flush`; the request commits once, and a failure rolls back all.
 
+Every operation that changes a table runs on a session loaded with `session_for_write`,
+which holds the table's lock until the request commits: two devices' writes happen one
+after the other, and what an operation checks (the version, the next number, an
+Idempotency-Key) cannot change before it writes.
+
 Recording a hand continues the ledger from the cached state after the last hand; an edit
-or a void folds the evening again and rewrites the cache (`refold`).
+or a void folds the evening again from the changed hand on, starting from the state
+cached after the hand before it (`refold`).
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.ledger import Entry, Ledger, LedgerState, final_balances
@@ -21,7 +26,15 @@ from scorer.domain.params import resolve
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
 from scorer.extensions import db
-from scorer.models import HandRecord, HistoryEvent, TableSession, utcnow
+from scorer.locks import begin_write, lock_more
+from scorer.models import (
+    HandRecord,
+    HistoryEvent,
+    TableSession,
+    TournamentRound,
+    TournamentTable,
+    utcnow,
+)
 
 if TYPE_CHECKING:
     from scorer.exports.data import ImportPlan
@@ -56,11 +69,35 @@ def ledger_for(session: TableSession) -> Ledger:
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a key made by `new_key` looks like; anything else is no key at all."""
 
+MAX_HANDS = 2000
+"""Hands an evening (or an imported file) may hold: far more than any real evening, and
+a bound on what one request can make the server fold, list or print."""
+
 
 def get_session(key: str) -> TableSession:
     session = None
     if KEY_SHAPE.fullmatch(key):
         session = db.session.scalar(select(TableSession).where(TableSession.key == key))
+    if session is None:
+        raise NotFound("no table with this key")
+    return session
+
+
+def session_for_write(key: str) -> TableSession:
+    """The session named by `key`, locked for this transaction (see `scorer.locks`). A
+    tournament table's round is locked first: the round closes when its last table is
+    done, and the order round → table is the one every writer keeps."""
+    if not KEY_SHAPE.fullmatch(key):
+        raise NotFound("no table with this key")
+    begin_write()
+    round_id = db.session.scalar(
+        select(TournamentTable.round_id)
+        .join(TableSession, TableSession.id == TournamentTable.session_id)
+        .where(TableSession.key == key)
+    )
+    if round_id is not None:
+        lock_more(TournamentRound, TournamentRound.id == round_id)
+    session = lock_more(TableSession, TableSession.key == key)
     if session is None:
         raise NotFound("no table with this key")
     return session
@@ -117,7 +154,7 @@ def record_hand(
     idempotency_key: str | None = None,
 ) -> tuple[HandRecord, bool]:
     """Append a hand; returns (record, created). A repeated `idempotency_key` returns the
-    hand it first stored."""
+    hand it first stored; the same key with a different hand is refused."""
     if idempotency_key:
         existing = db.session.scalar(
             select(HandRecord).where(
@@ -125,10 +162,16 @@ def record_hand(
             )
         )
         if existing is not None:
+            if existing.facts != hand.to_json() or (dealer and dealer != existing.dealer):
+                raise RuleError.one(
+                    "Idempotency-Key", "was used before for a different hand: use a new key"
+                )
             return existing, False
     _require_open(session)
     if session.done:
         raise Conflict(f"all {session.hands_planned} hands of this table are entered")
+    if session.hand_count >= MAX_HANDS:
+        raise Conflict(f"an evening holds at most {MAX_HANDS} hands: start a new table")
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -139,15 +182,12 @@ def record_hand(
         facts=hand.to_json(),
         idempotency_key=idempotency_key or None,
     )
-    _cache(record, entry)
+    _cache(record, entry, state)
     db.session.add(record)
     session.state = state.to_json()
     session.hand_count = number
-    session.updated_at = utcnow()
-    try:
-        db.session.flush()
-    except IntegrityError as exc:
-        raise Conflict("another device recorded a hand at the same moment: reload") from exc
+    _changed(session)
+    db.session.flush()
     _history(session, "record", number, {"hand": record.facts, "dealer": record.dealer})
     if session.done:
         # Imported here: tournament_operations builds on this module.
@@ -168,7 +208,7 @@ def edit_hand(
     if dealer:
         record.dealer = dealer
     record.version += 1
-    refold(session)
+    refold(session, number)
     _history(
         session,
         "edit",
@@ -184,7 +224,7 @@ def void_hand(session: TableSession, number: int, version: Any) -> HandRecord:
     record = _live_hand(session, number, version)
     record.voided = True
     record.version += 1
-    refold(session)
+    refold(session, number)
     _history(session, "void", number, {"hand": record.facts, "dealer": record.dealer})
     return record
 
@@ -227,6 +267,7 @@ def _void_last(session: TableSession, record: HandRecord, state_before: dict[str
 def close_session(session: TableSession) -> None:
     _require_open(session)
     session.closed_at = utcnow()
+    _changed(session)
     _history(
         session, "close", data={"balances": session.state["balances"], "pot": session.state["pot"]}
     )
@@ -245,23 +286,53 @@ def fold_session(session: TableSession) -> tuple[list[Entry], LedgerState]:
     return ledger_for(session).fold((r.number, Hand.from_json(r.facts), r.dealer) for r in records)
 
 
-def refold(session: TableSession) -> LedgerState:
-    """Fold every live hand again and rewrite the cache; a RuleError rolls back the edit."""
-    records = hands_of(session)
+def refold(session: TableSession, from_number: int = 1) -> LedgerState:
+    """Fold the live hands from `from_number` on again, starting from the state cached
+    after the live hand before it, and rewrite their cache; a RuleError rolls back the
+    edit. Hands before `from_number` are neither read nor written."""
     ledger = ledger_for(session)
-    state = ledger.start()
-    for record in records:
+    state = _state_before(session, from_number) if from_number > 1 else None
+    if state is None:
+        from_number, state = 1, ledger.start()
+    later = db.session.scalars(
+        select(HandRecord)
+        .where(HandRecord.session_id == session.id, HandRecord.number >= from_number)
+        .order_by(HandRecord.number)
+    )
+    for record in later:
+        if record.voided:
+            _clear_cache(record)
+            continue
         entry, state = ledger.play(
             state, record.number, Hand.from_json(record.facts), record.dealer
         )
-        _cache(record, entry)
-    for record in hands_of(session, include_voided=True):
-        if record.voided:
-            _clear_cache(record)
+        _cache(record, entry, state)
     session.state = state.to_json()
-    session.updated_at = utcnow()
+    _changed(session)
     db.session.flush()
     return state
+
+
+def _state_before(session: TableSession, number: int) -> LedgerState | None:
+    """The cached state after the last live hand before `number`; None when there is no
+    such hand or its cache predates the per-hand states (then the fold starts over)."""
+    previous = db.session.scalar(
+        select(HandRecord.state_after)
+        .where(
+            HandRecord.session_id == session.id,
+            HandRecord.number < number,
+            HandRecord.voided.is_(False),
+        )
+        .order_by(HandRecord.number.desc())
+        .limit(1)
+    )
+    return LedgerState.from_json(previous) if previous else None
+
+
+def _changed(session: TableSession) -> None:
+    """Every write bumps the table's version: exports cached per version go stale."""
+    session.version += 1
+    session.updated_at = utcnow()
 
 
 def params_for_form(session: TableSession) -> dict[str, Any]:
@@ -269,7 +340,8 @@ def params_for_form(session: TableSession) -> dict[str, Any]:
     return resolve(rules.game.all_params(rules.system), session.params)
 
 
-def _cache(record: HandRecord, entry: Entry) -> None:
+def _cache(record: HandRecord, entry: Entry, state: LedgerState) -> None:
+    record.state_after = state.to_json()
     record.result = entry.score.result
     record.net = entry.net
     record.explanation = [line.to_json() for line in entry.score.explanation]
@@ -282,6 +354,7 @@ def _cache(record: HandRecord, entry: Entry) -> None:
 
 
 def _clear_cache(record: HandRecord) -> None:
+    record.state_after = None
     record.result = record.net = record.explanation = None
     record.sitting_out = record.round = record.pot_after = None
     record.new_round = record.round_end = False

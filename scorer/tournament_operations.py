@@ -30,6 +30,7 @@ from scorer.domain.tournament import (
     table_sizes,
 )
 from scorer.extensions import db
+from scorer.locks import lock_more, lock_one
 from scorer.models import (
     HandRecord,
     Organiser,
@@ -142,10 +143,17 @@ def tournaments_of(organiser: Organiser) -> list[Tournament]:
     )
 
 
-def get_tournament(organiser: Organiser, tournament_id: int) -> Tournament:
-    """Only the organiser's own tournaments exist for them."""
-    tournament = db.session.get(Tournament, tournament_id)
-    if tournament is None or tournament.organiser_id != organiser.id:
+def get_tournament(
+    organiser: Organiser, tournament_id: int, *, for_write: bool = False
+) -> Tournament:
+    """Only the organiser's own tournaments exist for them. `for_write` locks the
+    tournament until the request commits (see `scorer.locks`)."""
+    organiser_id = organiser.id
+    if for_write:
+        tournament = lock_one(Tournament, Tournament.id == tournament_id)
+    else:
+        tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None or tournament.organiser_id != organiser_id:
         raise operations.NotFound("no such tournament")
     return tournament
 
@@ -252,6 +260,7 @@ def started(round_: TournamentRound) -> bool:
 
 def swap_players(round_: TournamentRound, a: str, b: str) -> None:
     """Swap two players' seats while no hand of the round has been recorded."""
+    lock_round(round_)
     if round_.closed or started(round_):
         raise TournamentError("the round has started: seats can no longer be swapped")
     try:
@@ -270,7 +279,22 @@ def swap_players(round_: TournamentRound, a: str, b: str) -> None:
     db.session.flush()
 
 
+def lock_round(round_: TournamentRound) -> None:
+    """Lock the round, then its tables' sessions in id order: the order every writer
+    takes them in (a tablet's write locks its round before its table)."""
+    lock_more(TournamentRound, TournamentRound.id == round_.id)
+    db.session.scalars(
+        select(TableSession)
+        .join(TournamentTable, TournamentTable.session_id == TableSession.id)
+        .where(TournamentTable.round_id == round_.id)
+        .order_by(TableSession.id)
+        .with_for_update(of=TableSession)
+        .execution_options(populate_existing=True)
+    ).all()
+
+
 def close_round(round_: TournamentRound) -> None:
+    lock_round(round_)
     if round_.closed:
         raise TournamentError(f"round {round_.number} is closed already")
     for table in round_.tables:
@@ -281,16 +305,21 @@ def close_round(round_: TournamentRound) -> None:
 
 
 def close_round_if_done(session: TableSession) -> bool:
-    """After a hand at a tournament table: close the round when every table is done."""
+    """After a hand at a tournament table: close the round when every table is done.
+
+    The caller holds the round's lock (taken before the table's), so of two tables that
+    finish at once the second to commit sees the first as done and closes the round."""
     table = db.session.scalar(
         select(TournamentTable).where(TournamentTable.session_id == session.id)
     )
-    if table is None or table.round.closed:
+    if table is None:
         return False
-    if all(t.session.done for t in table.round.tables):
-        close_round(table.round)
-        return True
-    return False
+    round_ = table.round
+    lock_round(round_)
+    if round_.closed or not all(t.session.done for t in round_.tables):
+        return False
+    close_round(round_)
+    return True
 
 
 def tournament_hands(tournament: Tournament) -> list[TournamentHand]:

@@ -14,6 +14,8 @@ from scorer import create_app
 from scorer.extensions import db
 
 DATA = Path(__file__).parent / "data"
+SETUP_CODE = "test-setup-code"
+"""The first organiser sign-up's one-time code in the tests (`make run` prints a random one)."""
 
 
 def load_vectors() -> list[dict]:
@@ -31,6 +33,7 @@ def make_app(tmp_path: Path, **config):
             "WTF_CSRF_ENABLED": False,
             "SECRET_KEY": "test",
             "RATE_LIMITS": False,
+            "SETUP_CODE": SETUP_CODE,
             **config,
         }
     )

@@ -23,7 +23,7 @@ from scorer.domain import Hand
 from scorer.domain.tournament import tournament_score
 from scorer.extensions import db, limiter
 from scorer.tournament_operations import tournament_rules
-from tests.conftest import DefaultFields, dispose, make_app
+from tests.conftest import SETUP_CODE, DefaultFields, dispose, make_app
 
 GAME, SYSTEM = "haferltarock", "parlett-units"
 PASSWORD = "geheim123"
@@ -670,14 +670,31 @@ def test_first_run_sign_up_then_login_only(app, client):
 
     mismatch = client.post(
         "/veranstalter/registrieren",
-        data={"name": "Orga", "email": "orga@example.org", "password": PASSWORD, "confirm": "x"},
+        data={
+            "setup_code": SETUP_CODE,
+            "name": "Orga",
+            "email": "orga@example.org",
+            "password": PASSWORD,
+            "confirm": "x",
+        },
     )
     assert mismatch.status_code == 422
     assert "stimmen nicht überein" in mismatch.get_data(as_text=True)
 
+    without_code = {"name": "Orga", "email": "o@example.org", "password": PASSWORD}
+    for code in ("", "wrong-code"):
+        refused = client.post(
+            "/veranstalter/registrieren",
+            data={**without_code, "confirm": PASSWORD, "setup_code": code},
+        )
+        assert refused.status_code == 422
+        assert "Der Code" in refused.get_data(as_text=True), code
+    assert client.get("/veranstalter/registrieren").status_code == 200  # still nobody
+
     response = client.post(
         "/veranstalter/registrieren",
         data={
+            "setup_code": SETUP_CODE,
             "name": "Orga",
             "email": "Orga@Example.org",
             "password": PASSWORD,
@@ -694,7 +711,13 @@ def test_first_run_sign_up_then_login_only(app, client):
     assert "/veranstalter/anmelden" in again.headers["Location"]
     second = other.post(
         "/veranstalter/registrieren",
-        data={"name": "X", "email": "x@example.org", "password": PASSWORD, "confirm": PASSWORD},
+        data={
+            "setup_code": SETUP_CODE,
+            "name": "X",
+            "email": "x@example.org",
+            "password": PASSWORD,
+            "confirm": PASSWORD,
+        },
     )
     assert second.status_code == 302
     assert other.get("/veranstalter/anmelden").status_code == 200

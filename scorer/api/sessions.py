@@ -20,7 +20,8 @@ from scorer.validation import whole_number
 
 def serve_sessions_by_key(blueprint: Blueprint) -> None:
     """For `blueprint`'s views: load the session named by `key` in the URL into
-    `g.session`, and answer a missing session (404) or a conflict (409) in JSON."""
+    `g.session` (locked for the request when it writes), and answer a missing session
+    (404) or a conflict (409) in JSON."""
     blueprint.url_value_preprocessor(_load_session)
     blueprint.register_error_handler(operations.NotFound, _not_found)
     blueprint.register_error_handler(operations.Conflict, _conflict)
@@ -28,7 +29,11 @@ def serve_sessions_by_key(blueprint: Blueprint) -> None:
 
 def _load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values and "key" in values:
-        g.session = operations.get_session(values.pop("key"))
+        key = values.pop("key")
+        if request.method in ("GET", "HEAD"):
+            g.session = operations.get_session(key)
+        else:
+            g.session = operations.session_for_write(key)
 
 
 def _not_found(exc: operations.NotFound):

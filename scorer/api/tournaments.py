@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import jsonify, url_for
+from flask import jsonify, request, url_for
 from flask_login import current_user
 
 from scorer import operations
@@ -31,7 +31,9 @@ def organiser():
 
 
 def own(tournament_id: int) -> Tournament:
-    return ops.get_tournament(organiser(), tournament_id)
+    return ops.get_tournament(
+        organiser(), tournament_id, for_write=request.method not in ("GET", "HEAD")
+    )
 
 
 def tournament_to_json(t: Tournament) -> dict[str, Any]:

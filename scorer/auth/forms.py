@@ -14,6 +14,11 @@ class LoginForm(FlaskForm):
 
 
 class SignupForm(FlaskForm):
+    setup_code = StringField(
+        "Einrichtungscode",
+        [InputRequired(message="Der Code aus dem Serverfenster fehlt"), Length(max=40)],
+        description="Steht im Fenster, in dem der Server gestartet wurde (make run).",
+    )
     name = StringField("Name", [InputRequired(), Length(max=80)])
     email = EmailField("E-Mail", [InputRequired(), EMAIL, Length(max=200)])
     password = PasswordField(

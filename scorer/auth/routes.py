@@ -1,6 +1,15 @@
-"""Organiser sign-up, login and logout; login is rate-limited."""
+"""Organiser sign-up, login and logout; login is rate-limited.
+
+The first sign-up asks for a one-time setup code: the server is reachable by everyone on
+the pub's Wi-Fi, and only the person who started it sees the code (`make run` prints it,
+the log has it). It lives in `instance/setup_code` until the first account exists.
+"""
 
 from __future__ import annotations
+
+import hmac
+import secrets
+from pathlib import Path
 
 import click
 from flask import current_app, flash, redirect, render_template, request, url_for
@@ -10,6 +19,7 @@ from sqlalchemy import func, select
 from scorer.auth import bp
 from scorer.auth.forms import LoginForm, SignupForm
 from scorer.extensions import db, limiter, login_manager, rate_limits_off
+from scorer.locks import lock_name
 from scorer.models import Organiser
 
 login_manager.login_view = "auth.login"
@@ -41,6 +51,32 @@ def load_organiser_from_basic_auth(req) -> Organiser | None:
 
 def anyone_signed_up() -> bool:
     return db.session.scalar(select(func.count(Organiser.id))) > 0
+
+
+def setup_code_path() -> Path:
+    return Path(current_app.instance_path) / "setup_code"
+
+
+def setup_code() -> str:
+    """The code the first sign-up needs: `SETUP_CODE` from the configuration, else the
+    one in the instance folder, made (and logged) when there is none yet."""
+    configured = current_app.config.get("SETUP_CODE")
+    if configured:
+        return str(configured)
+    path = setup_code_path()
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        code = "-".join(secrets.token_hex(2) for _ in range(3))
+        path.write_text(code)
+        path.chmod(0o600)
+        current_app.logger.warning("Setup code for the first organiser sign-up: %s", code)
+        return code
+
+
+def setup_code_matches(given: str | None) -> bool:
+    expected = setup_code().encode()
+    return hmac.compare_digest((given or "").strip().lower().encode(), expected)
 
 
 def create_organiser(name: str, email: str, password: str) -> Organiser:
@@ -91,8 +127,18 @@ def signup():
         return redirect(url_for("auth.login"))
     form = SignupForm()
     if form.validate_on_submit():
+        if not setup_code_matches(form.setup_code.data):
+            form.setup_code.errors = [
+                "Der Code stimmt nicht. Er steht im Fenster, in dem der Server gestartet wurde."
+            ]
+            return render_template("auth/signup.html", form=form), 422
+        lock_name("first organiser")
+        if anyone_signed_up():
+            # Someone else was quicker: their account is the first.
+            return redirect(url_for("auth.login"))
         organiser = create_organiser(form.name.data, form.email.data, form.password.data)
         db.session.commit()
+        setup_code_path().unlink(missing_ok=True)
         login_user(organiser)
         return redirect(url_for("tournaments.index"))
     return render_template("auth/signup.html", form=form), 422 if form.errors else 200

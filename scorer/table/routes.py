@@ -50,11 +50,14 @@ BIRDS = {"strohmandeln": ("pagat_ultimo", "uhu", "kakadu", "quapil")}
 
 @bp.url_value_preprocessor
 def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Load the table named by `key` in the URL into `g.table` (404 when there is none)."""
+    """Load the table named by `key` in the URL into `g.table` (404 when there is none),
+    locked for the request when it writes."""
     g.table = None
     if values and "key" in values:
+        key = values.pop("key")
+        writes = request.method not in ("GET", "HEAD") and endpoint != "table.preview"
         try:
-            g.table = operations.get_session(values.pop("key"))
+            g.table = (operations.session_for_write if writes else operations.get_session)(key)
         except operations.NotFound:
             abort(404, "Diesen Tisch gibt es nicht. Stimmt der Link?")
 

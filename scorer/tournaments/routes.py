@@ -27,7 +27,9 @@ from scorer.tournaments.forms import (
 
 def own(tournament_id: int):
     try:
-        return ops.get_tournament(current_user, tournament_id)
+        return ops.get_tournament(
+            current_user, tournament_id, for_write=request.method not in ("GET", "HEAD")
+        )
     except operations.NotFound:
         abort(404, "Dieses Turnier gibt es nicht (oder es gehört jemand anderem).")
 

@@ -1,0 +1,60 @@
+"""Serialized writes: whatever changes a table, a tournament or the first sign-up happens
+one transaction after another, and reads what it checks only after it holds the lock.
+
+SQLite has one writer at a time: `BEGIN IMMEDIATE` takes the database's write lock before
+the first read (a second writer waits up to the busy timeout). PostgreSQL locks the row
+with `SELECT … FOR UPDATE` (or a transaction-scoped advisory lock for a named thing);
+READ COMMITTED then lets every later statement see what the previous holder committed.
+
+Locks are always taken in one order, so two writers never wait for each other in a
+circle: tournament → its table sessions (by id) → the round.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, TypeVar
+
+from sqlalchemy import select, text
+
+from scorer.extensions import db
+
+Model = TypeVar("Model")
+
+
+def sqlite() -> bool:
+    return db.engine.dialect.name == "sqlite"
+
+
+def begin_write() -> None:
+    """End whatever the request read so far and open a write transaction. On SQLite that
+    holds the database's write lock until commit or rollback."""
+    db.session.rollback()
+    if sqlite():
+        db.session.execute(text("BEGIN IMMEDIATE"))
+
+
+def lock_one(model: type[Model], *where: Any) -> Model | None:
+    """Begin a write and lock the row of `model` matching `where`, read fresh."""
+    begin_write()
+    return lock_more(model, *where)
+
+
+def lock_more(model: type[Model], *where: Any) -> Model | None:
+    """Inside a write already begun: lock one more row (freshly read, not from the
+    session's identity map)."""
+    statement = (
+        select(model).where(*where).with_for_update().execution_options(populate_existing=True)
+    )
+    return db.session.scalar(statement)
+
+
+def lock_name(name: str) -> None:
+    """Begin a write that excludes every other writer of `name` (the first sign-up, say):
+    SQLite's write lock does that already; PostgreSQL takes an advisory lock that ends
+    with the transaction."""
+    begin_write()
+    if not sqlite():
+        db.session.execute(
+            text("SELECT pg_advisory_xact_lock(:id)"), {"id": zlib.crc32(name.encode())}
+        )
