@@ -4,7 +4,8 @@
   or the pot, and a system without a pot never touches it;
 - without a cap, with the other facts fixed, the declarer's net never falls as his card
   points rise (sweep 0..total);
-- Kontra/Re multiply the amounts by 2^k, Strohmandeln's factor multiplies them;
+- Kontra/Re multiply the amounts by 2^k, Strohmandeln's factor multiplies them (up to the
+  table's `max_draw_factor`);
 - the balances do not depend on the seat order of the players.
 """
 
@@ -50,6 +51,8 @@ def param_values(param: Param) -> st.SearchStrategy[Any]:
         return st.sampled_from(param.choices)
     if param.kind == "rate":
         return RATES
+    if param.allowed:
+        return st.sampled_from(param.allowed)
     low = param.minimum if param.minimum is not None else 0
     high = param.maximum if param.maximum is not None else 300
     values = st.integers(low, high)
@@ -268,10 +271,12 @@ def test_kontra_multiplies_by_two_to_the_k(game_id, system_id, data):
 @given(data=st.data())
 def test_strohmandeln_factor_multiplies(system_id, data):
     rules, players, hand, _ = data.draw(deals("strohmandeln", system_id))
-    factor = data.draw(st.sampled_from([2, 4, 8]))
+    factor = data.draw(st.sampled_from([2, 4, 8, 16, 128]))
     plain = rules.score(players, hand).net(accounts(players))
     scaled = rules.score(players, hand, factor=factor).net(accounts(players))
-    assert scaled == {name: cents * factor for name, cents in plain.items()}
+    # never by more than the table's cap on the doubling after draws
+    counted = min(factor, rules.params["max_draw_factor"])
+    assert scaled == {name: cents * counted for name, cents in plain.items()}
 
 
 @pytest.mark.parametrize(("game_id", "system_id"), PAIRS, ids=PAIR_IDS)

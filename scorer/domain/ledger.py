@@ -3,8 +3,8 @@
 Balances are derived, never stored as a second truth: the state after the last hand is the
 fold of every hand before it. The fold knows the pot (stakes, caps, round ends and refills),
 the four-player rotation with the dealer sitting out, and Strohmandeln's doubling after a
-draw. Recording a hand continues from the state after the last one; an edit or a void in
-the middle folds the evening again.
+draw, held at the cap `max_draw_factor`. Recording a hand continues from the state after the
+last one; an edit or a void in the middle folds the evening again.
 """
 
 from __future__ import annotations
@@ -140,8 +140,10 @@ class Ledger:
             new.round += 1
             self._pay_stakes(new)
             new_round = True
+        # A state saved before the cap existed may hold more than the cap: it counts as the cap.
+        factor = self.rules.cap_factor(new.factor)
         score = self.rules.score(
-            active, hand, pot_cents=new.pot if self.has_pot else None, factor=new.factor
+            active, hand, pot_cents=new.pot if self.has_pot else None, factor=factor
         )
         net = score.net([*self.players, POT])
         if self.points_only:
@@ -157,7 +159,7 @@ class Ledger:
         new.hands += 1
         params = self.rules.params
         if score.result == "draw" and params.get("draw_doubles_next"):
-            new.factor *= 2
+            new.factor = self.rules.cap_factor(factor * 2)
         else:
             new.factor = 1
         entry = Entry(
@@ -172,7 +174,7 @@ class Ledger:
             stake_cents=self.stake,
             pot_after=new.pot,
             round_end=round_end,
-            factor=state.factor,
+            factor=factor,
             balances_after=dict(new.balances),
         )
         return entry, new

@@ -18,7 +18,9 @@ class Param:
     """One setting a table can change, with its default and a one-line help text.
 
     `cents` and `int` are whole numbers, `rate` an exact decimal (0.5), `bool` a switch,
-    `choice` one of `choices`. A default of `None` means "derived", as the help says.
+    `choice` one of `choices`. A whole number with `allowed` must be one of those values
+    (e.g. a factor that only ever doubles). A default of `None` means "derived", as the help
+    says.
     """
 
     name: str
@@ -28,6 +30,7 @@ class Param:
     choices: tuple[str, ...] = ()
     minimum: int | None = 0
     maximum: int | None = None
+    allowed: tuple[int, ...] = ()
 
     def parse(self, value: Any) -> Any:
         """Turn a JSON or form value into the parameter's Python value, or raise ValueError."""
@@ -56,6 +59,10 @@ class Param:
         # cents / int
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError("must be a whole number")
+        if self.allowed:
+            if value in self.allowed:
+                return value
+            raise ValueError("must be one of: " + ", ".join(str(n) for n in self.allowed))
         if self.minimum is not None and value < self.minimum:
             raise ValueError(f"must be at least {self.minimum}")
         top = self.maximum if self.maximum is not None else 10_000_000

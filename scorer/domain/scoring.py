@@ -37,6 +37,12 @@ class Rules:
     def has_pot(self) -> bool:
         return self.system.has_pot(self.params)
 
+    def cap_factor(self, factor: int) -> int:
+        """The factor after draws, held at the table's `max_draw_factor` where it has one
+        (Strohmandeln: see `strohmandeln.MAX_DRAW_FACTOR`)."""
+        cap = self.params.get("max_draw_factor")
+        return factor if cap is None else min(factor, cap)
+
     def score(
         self,
         players: Sequence[str],
@@ -47,9 +53,10 @@ class Rules:
         """Score `hand` among the active `players`.
 
         `pot_cents` is what the pot holds (None: no cap); `factor` multiplies the hand's
-        value (Strohmandeln's doubling after a draw).
+        value (Strohmandeln's doubling after a draw), never by more than `max_draw_factor`.
         """
         deal = self.deal(players, hand)
+        factor = self.cap_factor(factor)
         draft = self._burden_shifted(deal) or self.system.pay(deal)
         lines = list(draft.explanation)
         multiplier = factor * 2**hand.doublings
@@ -57,7 +64,10 @@ class Rules:
             calls = ", ".join(CALLS[: hand.doublings])
             lines.append(Line(f"{calls}: ×{2**hand.doublings}"))
         if factor != 1:
-            lines.append(Line(f"after a draw this hand counts ×{factor}"))
+            text = f"after a draw this hand counts ×{factor}"
+            if factor == self.params.get("max_draw_factor"):
+                text += ", the cap: further draws do not double it"
+            lines.append(Line(text))
         postings = draft.postings
         if multiplier != 1:
             postings = [

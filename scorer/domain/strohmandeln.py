@@ -2,8 +2,8 @@
 three payment tables `beck`, `furr` and `mayr-sedlaczek` (source 004).
 
 35–35 is a draw: only bonuses are paid and the next hand counts double (the ledger keeps
-that count). A bird (Pagat, Uhu, Kakadu, Quapil) played to its trick and lost scores for
-the opponent.
+that count, up to the cap `max_draw_factor`). A bird (Pagat, Uhu, Kakadu, Quapil) played to
+its trick and lost scores for the opponent.
 """
 
 from __future__ import annotations
@@ -31,6 +31,26 @@ BONUS_NAMES = {
     "valat": "Valat",
     "mondfang": "Mondfang",
 }
+
+
+DRAW_FACTORS = (1, 2, 4, 8, 16, 32, 64)
+MAX_DRAW_FACTOR = Param(
+    "max_draw_factor",
+    8,
+    "höchstens so viel zählt ein Spiel nach Unentschieden in Folge: 1, 2, 4, 8, 16, 32 oder "
+    "64 (8: nach drei Unentschieden ×8, jedes weitere verdoppelt nicht mehr; 1: nie doppelt)",
+    "int",
+    minimum=1,
+    maximum=DRAW_FACTORS[-1],
+    allowed=DRAW_FACTORS,
+)
+"""The cap on the doubling after a draw. RULES.md §3.9: "35–35 is a **draw**: only bonuses
+are paid and the **next hand counts double** (a second draw in a row doubles again)". The
+rules set no end to it, so a run of draws would double forever (after 40 draws a 20-cent
+win pays €219,902,325,555.20; the 64th overflows a database integer). **[decision]** The
+factor doubles with each draw in a row up to `max_draw_factor` and stays there while the
+draws go on; the default 8 is reached after three draws in a row. A draw doubles, so a cap
+is a power of two: 1 means a draw never doubles."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +237,7 @@ for _table in TABLES.values():
                     "doppelt (zweimal hintereinander: vierfach)",
                     "bool",
                 ),
+                MAX_DRAW_FACTOR,
                 Param("mondfang", False, "Mondfang (Sküs fängt den Mond) zählt 1", "bool"),
                 *(
                     Param(f"bonus_{b}", True, f"{BONUS_NAMES[b]} wird gezählt", "bool")

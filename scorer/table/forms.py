@@ -108,6 +108,17 @@ def param_field(param: Param) -> Field:
             default=param.default,
             description=param_id,
         )
+    if param.allowed:
+        # a few whole numbers (a factor that doubles): picked, not typed. Any other number
+        # goes on to the rules engine, whose message is shown in German.
+        return SelectField(
+            label,
+            choices=options((n, str(n)) for n in param.allowed),
+            coerce=int,
+            validate_choice=False,
+            default=param.default,
+            description=param_id,
+        )
     if param.kind == "rate":
         default = param.default
         text = str(float(default)).replace(".", ",") if default is not None else ""

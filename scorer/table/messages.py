@@ -96,6 +96,11 @@ LINE_PHRASES: list[tuple[str, str]] = [
         r"im Haferl sind nur noch \1 der \2 Cent für \3: es zahlt, was es hat, und ist "
         r"leer",
     ),
+    (
+        r"after a draw this hand counts ×(\d+), the cap: further draws do not double it",
+        r"nach einem Unentschieden zählt dieses Spiel ×\1, die Obergrenze: weitere "
+        r"Unentschieden verdoppeln nicht mehr",
+    ),
     (r"after a draw this hand counts ×(\d+)", r"nach einem Unentschieden zählt dieses Spiel ×\1"),
     (
         r"to each defender: one from the declarer, one from the Haferl",
