@@ -365,10 +365,14 @@ def _live_hand(session: TableSession, number: int, version: Any) -> HandRecord:
     record = db.session.scalar(
         select(HandRecord).where(HandRecord.session_id == session.id, HandRecord.number == number)
     )
-    if record is None or record.voided:
+    if record is None:
         raise NotFound(f"no hand number {number} at this table")
     if isinstance(version, bool) or not isinstance(version, int):
         raise RuleError.one("version", "the version the hand was read at is needed")
+    if record.voided and version < record.version:
+        raise Conflict(f"hand {number} was struck out by someone else since: reload")
+    if record.voided:
+        raise NotFound(f"no hand number {number} at this table")
     if version != record.version:
         raise Conflict(f"hand {number} was changed by someone else since: reload and try again")
     return record

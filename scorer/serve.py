@@ -2,7 +2,7 @@
 should go, then hand over to gunicorn.
 
     python -m scorer.serve            # all interfaces, port 5000
-    HOST=127.0.0.1 PORT=8000 python -m scorer.serve
+    HOST=127.0.0.1 PORT=8000 WORKERS=3 python -m scorer.serve
 
 It prints the address a tablet on the same network opens (the machine's LAN address,
 found without sending a packet) with a QR code, and the one-time setup code of the first
@@ -40,8 +40,9 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def gunicorn_argv(host: str, port: str, sqlite: bool) -> list[str]:
-    workers = WORKERS_SQLITE if sqlite else min(2 * (os.cpu_count() or 1) + 1, 8)
+def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None) -> list[str]:
+    if workers is None:
+        workers = WORKERS_SQLITE if sqlite else min(2 * (os.cpu_count() or 1) + 1, 8)
     return [
         sys.executable,
         "-m",
@@ -115,7 +116,8 @@ def main() -> None:
     sqlite, code = prepare()
     sys.stdout.write(banner(host, port, code))
     sys.stdout.flush()
-    argv = gunicorn_argv(host, port, sqlite)
+    workers = os.environ.get("WORKERS")
+    argv = gunicorn_argv(host, port, sqlite, int(workers) if workers else None)
     os.execv(argv[0], argv)
 
 

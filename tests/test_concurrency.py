@@ -1,0 +1,403 @@
+"""Two tablets, one table: races between two real server processes (`python -m
+scorer.serve`, as `make run` starts it) on one database, each run many times over.
+
+After every race the stored state must equal a fresh fold of the stored hands, exactly one
+of two same-version edits or voids wins, concurrent records are all stored once with
+consecutive numbers, a round closes exactly once, there is one first organiser, and a
+server killed mid-burst loses no acknowledged hand. SQLite by default; PostgreSQL when
+SCORER_TEST_DATABASE_URL names one.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import signal
+import threading
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from sqlalchemy import delete, func, select
+
+from scorer import create_app
+from scorer.extensions import db
+from scorer.models import (
+    HandRecord,
+    HistoryEvent,
+    Organiser,
+    Tournament,
+    TournamentPlayer,
+    TournamentRound,
+    TournamentTable,
+)
+from scorer.operations import fold_session, get_session
+from tests.servers import call, empty, migrate_fresh, start_server
+
+PLAYERS = ["Anton", "Berta", "Charlotte"]
+SETUP_CODE = "race-setup-code"
+
+
+def frage(declarer: str, points: int) -> dict[str, Any]:
+    return {"declarer": declarer, "contract": "frage", "trump": "gras", "points": points}
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory):
+    url = os.environ.get("SCORER_TEST_DATABASE_URL") or (
+        f"sqlite:///{tmp_path_factory.mktemp('race') / 'race.sqlite3'}"
+    )
+    migrate_fresh(url)
+    yield url
+    empty(url)
+
+
+@pytest.fixture(scope="module")
+def servers(database, tmp_path_factory):
+    """Two server processes on the one database (two workers each on PostgreSQL)."""
+    logs = tmp_path_factory.mktemp("logs")
+    workers = None if database.startswith("sqlite") else 2
+    env = {"SCORER_SETUP_CODE": SETUP_CODE, "SCORER_WTF_CSRF_ENABLED": "false"}
+    started = [start_server(database, logs / f"server{i}.log", workers, **env) for i in (1, 2)]
+    yield [s.port for s in started]
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def checker(database):
+    """An app on the same database, for looking at what was stored."""
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": "test"})
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def race(*calls: Callable[[], Any]) -> list[Any]:
+    """Run the calls at the same moment, one thread each; their results in order."""
+    barrier = threading.Barrier(len(calls))
+
+    def run(fn):
+        barrier.wait()
+        return fn()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def new_table(port: int, players=PLAYERS, **extra) -> str:
+    status, body = call(
+        port,
+        "POST",
+        "/api/v1/sessions",
+        {"game": "tarok", "system": "points-kasse", "players": players, **extra},
+    )
+    assert status == 201, body
+    return body["key"]
+
+
+def assert_cache_is_the_fold(checker, key: str) -> list[HandRecord]:
+    """The stored balances, pot and every hand's cached result equal a fresh fold of the
+    stored hands; returns the live hands."""
+    with checker.app_context():
+        session = get_session(key)
+        entries, state = fold_session(session)
+        assert session.state == state.to_json()
+        records = list(
+            db.session.scalars(
+                select(HandRecord)
+                .where(HandRecord.session_id == session.id, HandRecord.voided.is_(False))
+                .order_by(HandRecord.number)
+            )
+        )
+        assert [r.number for r in records] == [e.number for e in entries]
+        for record, entry in zip(records, entries, strict=True):
+            assert record.net == entry.net, record.number
+            assert record.pot_after == entry.pot_after, record.number
+        assert session.hand_count == db.session.scalar(
+            select(func.count()).where(HandRecord.session_id == session.id)
+        )
+        db.session.remove()
+        return records
+
+
+def test_recording_while_another_device_edits_keeps_the_money_right(servers, checker):
+    one, two = servers
+    key = new_table(one)
+    for i in range(4):
+        assert (
+            call(one, "POST", f"/api/v1/sessions/{key}/hands", frage(PLAYERS[i % 3], 70))[0] == 201
+        )
+    for attempt in range(40):
+        status, first = call(two, "GET", f"/api/v1/sessions/{key}/hands/1")
+        new_points = 61 + attempt % 30
+        recorded, edited = race(
+            lambda a=attempt: call(
+                one, "POST", f"/api/v1/sessions/{key}/hands", frage(PLAYERS[a % 3], 75)
+            ),
+            lambda p=new_points, v=first["version"]: call(
+                two,
+                "PUT",
+                f"/api/v1/sessions/{key}/hands/1",
+                {**frage("Berta", p), "version": v},
+            ),
+        )
+        assert recorded[0] == 201, recorded
+        assert edited[0] == 200, edited
+        assert_cache_is_the_fold(checker, key)
+    status, session = call(one, "GET", f"/api/v1/sessions/{key}")
+    assert session["hand_count"] == 44
+    assert sum(session["balances"].values()) == 0
+
+
+def test_of_two_edits_at_the_same_version_exactly_one_wins(servers, checker):
+    one, two = servers
+    key = new_table(one)
+    for i in range(3):
+        call(one, "POST", f"/api/v1/sessions/{key}/hands", frage(PLAYERS[i % 3], 70))
+    for attempt in range(30):
+        _, hand = call(one, "GET", f"/api/v1/sessions/{key}/hands/2")
+        path = f"/api/v1/sessions/{key}/hands/2"
+        results = race(
+            lambda p=path, v=hand["version"]: call(
+                one, "PUT", p, {**frage("Anton", 80), "version": v}
+            ),
+            lambda p=path, v=hand["version"]: call(
+                two, "PUT", p, {**frage("Anton", 40), "version": v}
+            ),
+        )
+        assert sorted(status for status, _ in results) == [200, 409], (attempt, results)
+        _, after = call(one, "GET", path)
+        assert after["version"] == hand["version"] + 1
+        winner = next(body for status, body in results if status == 200)
+        assert after["hand"] == winner["hand"]
+    assert_cache_is_the_fold(checker, key)
+
+
+def test_of_two_voids_at_the_same_version_exactly_one_wins(servers, checker):
+    one, two = servers
+    key = new_table(one)
+    for attempt in range(30):
+        status, hand = call(one, "POST", f"/api/v1/sessions/{key}/hands", frage("Berta", 65))
+        assert status == 201
+        path = f"/api/v1/sessions/{key}/hands/{hand['number']}?version={hand['version']}"
+        results = race(lambda p=path: call(one, "DELETE", p), lambda p=path: call(two, "DELETE", p))
+        assert sorted(status for status, _ in results) == [204, 409], (attempt, results)
+    with checker.app_context():
+        session = get_session(key)
+        voids = db.session.scalar(
+            select(func.count()).where(
+                HistoryEvent.session_id == session.id, HistoryEvent.action == "void"
+            )
+        )
+        assert voids == 30
+        db.session.remove()
+    assert assert_cache_is_the_fold(checker, key) == []
+
+
+@pytest.mark.parametrize("tablets", [2, 20])
+def test_concurrent_records_are_all_stored_once_in_order(servers, checker, tablets):
+    ports = servers
+    key = new_table(ports[0])
+    per_tablet = 60 // tablets * 2
+
+    def tablet(index: int) -> list[int]:
+        numbers = []
+        for n in range(per_tablet):
+            status, body = call(
+                ports[index % 2],
+                "POST",
+                f"/api/v1/sessions/{key}/hands",
+                frage(PLAYERS[(index + n) % 3], 61 + (index * 7 + n) % 50),
+            )
+            assert status == 201, body
+            numbers.append(body["number"])
+        return numbers
+
+    numbers = [n for batch in race(*[lambda i=i: tablet(i) for i in range(tablets)]) for n in batch]
+    assert sorted(numbers) == list(range(1, tablets * per_tablet + 1))
+    records = assert_cache_is_the_fold(checker, key)
+    assert len(records) == tablets * per_tablet
+
+
+def test_the_same_idempotency_key_at_once_stores_one_hand(servers, checker):
+    one, two = servers
+    key = new_table(one)
+    for attempt in range(20):
+        headers = {"Idempotency-Key": f"tablet-a-{attempt}"}
+        body = frage(PLAYERS[attempt % 3], 70)
+        results = race(
+            *[
+                lambda p=p, b=body, h=headers: call(
+                    p, "POST", f"/api/v1/sessions/{key}/hands", b, h
+                )
+                for p in (one, two, one, two)
+            ]
+        )
+        assert [status for status, _ in results] == [201] * 4, results
+        assert len({answer["number"] for _, answer in results}) == 1
+    assert len(assert_cache_is_the_fold(checker, key)) == 20
+
+
+def organiser_headers(email: str, password: str) -> dict[str, str]:
+    token = base64.b64encode(f"{email}:{password}".encode()).decode()
+    return {"Authorization": f"Basic {token}"}
+
+
+def clear_organisers(checker) -> None:
+    with checker.app_context():
+        for model in (TournamentTable, TournamentRound, TournamentPlayer, Tournament, Organiser):
+            db.session.execute(delete(model))
+        db.session.commit()
+        db.session.remove()
+
+
+def sign_up(port: int, email: str) -> int:
+    form = (
+        f"setup_code={SETUP_CODE}&name=Orga&email={email}&password=geheim123&confirm=geheim123"
+    ).encode()
+    from http.client import HTTPConnection
+
+    connection = HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request(
+            "POST",
+            "/veranstalter/registrieren",
+            body=form,
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_two_first_sign_ups_at_once_make_one_organiser(servers, checker):
+    one, two = servers
+    for attempt in range(15):
+        clear_organisers(checker)
+        statuses = race(
+            lambda a=attempt: sign_up(one, f"a{a}@example.org"),
+            lambda a=attempt: sign_up(two, f"b{a}@example.org"),
+        )
+        assert statuses == [302, 302]
+        with checker.app_context():
+            assert db.session.scalar(select(func.count(Organiser.id))) == 1, attempt
+            db.session.remove()
+
+
+def test_a_round_closes_exactly_once_when_its_last_tables_finish_together(servers, checker):
+    one, two = servers
+    clear_organisers(checker)
+    assert sign_up(one, "orga@example.org") == 302
+    auth = organiser_headers("orga@example.org", "geheim123")
+    for attempt in range(8):
+        status, tournament = call(
+            one,
+            "POST",
+            "/api/v1/tournaments",
+            {
+                "name": f"Turnier {attempt}",
+                "game": "haferltarock",
+                "system": "parlett-units",
+                "rounds": 1,
+                "deals_per_player": 1,
+                "players": [f"P{i}" for i in range(6)],
+            },
+            auth,
+        )
+        assert status == 201, tournament
+        status, round_ = call(
+            one, "POST", f"/api/v1/tournaments/{tournament['id']}/rounds", {}, auth
+        )
+        assert status == 201, round_
+        tables = round_["tables"]
+        assert len(tables) == 2
+
+        def last_hand(table, port):
+            players = table["players"]
+            return call(
+                port,
+                "POST",
+                f"/api/v1/sessions/{table['key']}/hands",
+                {"declarer": players[1], "contract": "frage", "points": 70},
+            )
+
+        for table in tables:
+            for n in range(table["hands_planned"] - 1):
+                status, _ = call(
+                    one,
+                    "POST",
+                    f"/api/v1/sessions/{table['key']}/hands",
+                    {"declarer": table["players"][n % 3], "contract": "frage", "points": 65},
+                )
+                assert status == 201
+        results = race(lambda t=tables: last_hand(t[0], one), lambda t=tables: last_hand(t[1], two))
+        assert [status for status, _ in results] == [201, 201], results
+        status, after = call(
+            two, "GET", f"/api/v1/tournaments/{tournament['id']}/rounds/1", headers=auth
+        )
+        assert after["closed"] is True, (attempt, after)
+        with checker.app_context():
+            closes = Counter(
+                db.session.scalars(
+                    select(HistoryEvent.session_id).where(HistoryEvent.action == "close")
+                )
+            )
+            ids = [get_session(t["key"]).id for t in tables]
+            assert [closes[i] for i in ids] == [1, 1]
+            db.session.remove()
+
+
+def test_a_server_killed_mid_burst_loses_no_acknowledged_hand(database, checker, tmp_path):
+    server = start_server(database, tmp_path / "victim.log")
+    key = new_table(server.port)
+    acknowledged: list[int] = []
+    lock = threading.Lock()
+
+    def tablet(index: int) -> None:
+        for n in range(200):
+            try:
+                status, body = call(
+                    server.port,
+                    "POST",
+                    f"/api/v1/sessions/{key}/hands",
+                    frage(PLAYERS[(index + n) % 3], 61 + n % 40),
+                    timeout=10,
+                )
+            except OSError:
+                return
+            if status == 201:
+                with lock:
+                    acknowledged.append(body["number"])
+
+    def kill_when_busy() -> None:
+        while len(acknowledged) < 40:
+            threading.Event().wait(0.01)
+        server.stop(signal.SIGKILL)
+
+    with ThreadPoolExecutor(9) as pool:
+        for i in range(8):
+            pool.submit(tablet, i)
+        pool.submit(kill_when_busy)
+    assert server.process.poll() is not None
+    assert 40 <= len(acknowledged) < 1600
+
+    restarted = start_server(database, tmp_path / "restarted.log")
+    try:
+        status, session = call(restarted.port, "GET", f"/api/v1/sessions/{key}")
+        assert status == 200
+        stored = [h["number"] for h in session["hands"]]
+        assert set(acknowledged) <= set(stored)
+        assert stored == list(range(1, len(stored) + 1))
+        assert_cache_is_the_fold(checker, key)
+        # The table goes on where it stopped.
+        status, body = call(
+            restarted.port, "POST", f"/api/v1/sessions/{key}/hands", frage("Anton", 90)
+        )
+        assert (status, body["number"]) == (201, len(stored) + 1)
+    finally:
+        restarted.stop()
