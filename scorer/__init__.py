@@ -35,6 +35,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'haferl.sqlite3'}",
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
     )
     app.config.from_pyfile("config.py", silent=True)
     database_url = os.environ.get("SCORER_DATABASE_URL")

@@ -34,6 +34,7 @@ def make_app(tmp_path: Path, **config):
             "SECRET_KEY": "test",
             "RATE_LIMITS": False,
             "SETUP_CODE": SETUP_CODE,
+            "PDF_CACHE": str(tmp_path / "pdf-cache"),
             **config,
         }
     )

@@ -74,7 +74,9 @@ class Server:
 
 
 def start_server(url: str, log: Path, workers: int | None = None, **env: str) -> Server:
-    """Start `python -m scorer.serve` on 127.0.0.1 and wait until it answers."""
+    """Start `python -m scorer.serve` on 127.0.0.1 and wait until it answers. Nothing is
+    written to the project's `instance/` folder: the setup code is given and the PDF
+    cache lies beside the log."""
     port = free_port()
     environment = {
         **os.environ,
@@ -83,6 +85,8 @@ def start_server(url: str, log: Path, workers: int | None = None, **env: str) ->
         "SCORER_DATABASE_URL": url,
         "SCORER_SECRET_KEY": "test",
         "SCORER_RATE_LIMITS": "false",
+        "SCORER_SETUP_CODE": "server-setup-code",
+        "SCORER_PDF_CACHE": str(log.parent / "pdf-cache"),
         **({"WORKERS": str(workers)} if workers else {}),
         **env,
     }

@@ -17,7 +17,8 @@ from scorer.domain import Hand
 from scorer.domain.money import format_euros
 from scorer.domain.scoring import BIDS, SUITS
 from scorer.exports.chart import MAX_POINTS, balance_chart_svg, balance_series
-from scorer.exports.pdf import StaticFetcher, render_pdf
+from scorer.exports.pdf import render_pdf
+from scorer.exports.weasy import StaticFetcher
 from scorer.extensions import db
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -233,3 +234,48 @@ def test_the_sheet_fetches_only_static_files(tmp_path):
     ):
         with pytest.raises(ValueError):
             fetcher.fetch(url)
+
+
+def test_the_sheet_is_rendered_once_per_version_of_the_table(app, client):
+    with app.app_context():
+        key = evening(hands=6).key
+    url = f"/api/v1/sessions/{key}/export.pdf"
+    cache = Path(app.config["PDF_CACHE"])
+    first = client.get(url)
+    assert first.status_code == 200 and first.data.startswith(b"%PDF")
+    [cached] = cache.glob(f"{key}-*.pdf")
+    assert cached.read_bytes() == first.data
+    cached.write_bytes(b"%PDF-1.7 from the cache")
+    assert client.get(url).data == b"%PDF-1.7 from the cache"
+
+    hand = {"declarer": "Anton", "contract": "frage", "points": 70}
+    assert client.post(f"/api/v1/sessions/{key}/hands", json=hand).status_code == 201
+    fresh = client.get(url)
+    assert fresh.data.startswith(b"%PDF") and fresh.data != b"%PDF-1.7 from the cache"
+    assert [p.name for p in cache.glob(f"{key}-*.pdf")] != [cached.name]
+    assert len(list(cache.glob(f"{key}-*.pdf"))) == 1
+
+
+def test_a_sheet_that_cannot_start_in_time_answers_503(app, client, monkeypatch):
+    from scorer.exports import weasy
+
+    with app.app_context():
+        key = evening(hands=3).key
+    monkeypatch.setattr(weasy, "WAIT", 0.05)
+    assert weasy._slots.acquire(timeout=1)  # another sheet is being printed
+    try:
+        busy = client.get(f"/api/v1/sessions/{key}/export.pdf")
+    finally:
+        weasy._slots.release()
+    assert busy.status_code == 503
+    assert busy.headers["Retry-After"] == "5"
+    assert client.get(f"/api/v1/sessions/{key}/export.pdf").status_code == 200
+
+
+def test_a_sheet_that_takes_too_long_is_stopped(app, client, monkeypatch):
+    from scorer.exports import weasy
+
+    with app.app_context():
+        key = evening(hands=40).key
+    monkeypatch.setattr(weasy, "TIMEOUT", 0.01)
+    assert client.get(f"/api/v1/sessions/{key}/export.pdf").status_code == 503

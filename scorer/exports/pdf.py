@@ -23,28 +23,24 @@ Two choices shape this module:
 from __future__ import annotations
 
 import base64
-import gc
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
+import os
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, render_template
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
 from scorer.domain.money import format_euros
 from scorer.domain.registry import Game
 from scorer.exports.chart import balance_chart_svg, balance_series
+from scorer.exports.weasy import write_pdf
 from scorer.models import HandRecord, TableSession
 from scorer.operations import hands_of, ledger_for, settlement
 from scorer.table.view import contract_label
@@ -91,6 +87,28 @@ class Chunk:
     last: bool
 
 
+def score_sheet(session: TableSession) -> bytes:
+    """The score sheet of `session`, rendered once per version of the table: a second
+    request for an unchanged table reads the file (`<PDF_CACHE>/<key>-<version>.pdf`, by
+    default in `instance/pdf-cache`). Older versions of the table's sheet are removed when
+    a new one is written."""
+    folder = Path(current_app.config["PDF_CACHE"])
+    path = folder / f"{session.key}-{session.version}.pdf"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    pdf = render_pdf(session)
+    folder.mkdir(exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+    partial.write_bytes(pdf)
+    os.replace(partial, path)
+    for old in folder.glob(f"{session.key}-*.pdf"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return pdf
+
+
 def render_pdf(session: TableSession) -> bytes:
     """The score sheet of `session` as PDF bytes."""
     html = render_template("exports/sheet.html", **sheet_context(session))
@@ -98,45 +116,9 @@ def render_pdf(session: TableSession) -> bytes:
 
 
 def html_to_pdf(html: str, stylesheet: str) -> bytes:
-    """PDF bytes of `html` styled by `static/<stylesheet>`; files come from `static/` only."""
-    static = Path(current_app.static_folder or "static").resolve()
-    fonts = FontConfiguration()
-    fetcher = StaticFetcher(static)
-    css = CSS(filename=str(static / stylesheet), font_config=fonts, url_fetcher=fetcher)
-    document = HTML(string=html, base_url=static.as_uri() + "/", url_fetcher=fetcher)
-    with _collector_paused():
-        return document.write_pdf(stylesheets=[css], font_config=fonts)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """WeasyPrint makes hundreds of thousands of short-lived objects, and the cyclic garbage
-    collector's passes over them cost a quarter of the rendering time. Reference counting
-    still frees them; what cycles there are wait for the next collection after this."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-class StaticFetcher(URLFetcher):
-    """Serves files below `root` and `data:` URIs; refuses everything else."""
-
-    def __init__(self, root: Path):
-        super().__init__(allowed_protocols=("file", "data"), allow_redirects=False)
-        self.root = root
-
-    def fetch(self, url: str, headers: Any = None) -> Any:
-        if url.startswith("file:"):
-            path = Path(unquote(urlsplit(url).path)).resolve()
-            if not path.is_relative_to(self.root):
-                raise ValueError(f"not a static file: {url}")
-        elif not url.startswith("data:"):
-            raise ValueError(f"the score sheet fetches nothing from outside: {url}")
-        return super().fetch(url, headers)
+    """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process
+    (`scorer.exports.weasy`); files come from `static/` only."""
+    return write_pdf(html, Path(current_app.static_folder or "static"), stylesheet)
 
 
 def sheet_context(session: TableSession) -> dict[str, Any]:

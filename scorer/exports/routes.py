@@ -38,7 +38,7 @@ from scorer.exports.data import (
     parse_import,
     session_to_export,
 )
-from scorer.exports.pdf import render_pdf
+from scorer.exports.pdf import score_sheet
 from scorer.extensions import csrf, db
 from scorer.models import TableSession
 from scorer.table.messages import german
@@ -184,7 +184,7 @@ def export_pdf():
     """The score sheet: shown in the browser's PDF viewer, printable from there."""
     session = g.session
     return Response(
-        render_pdf(session),
+        score_sheet(session),
         mimetype="application/pdf",
         headers={
             "Content-Disposition": _attachment(session, "pdf").replace("attachment", "inline")

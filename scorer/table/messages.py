@@ -42,8 +42,16 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
         r"Spiel \1 wurde inzwischen an einem anderen Gerät geändert: bitte neu laden",
     ),
     (
-        re.compile(r"^another device recorded a hand at the same moment: reload$"),
-        "Ein anderes Gerät hat gerade ein Spiel eingetragen: bitte neu laden",
+        re.compile(r"^hand (\d+) was struck out by someone else since: reload$"),
+        r"Spiel \1 wurde inzwischen an einem anderen Gerät gestrichen: bitte neu laden",
+    ),
+    (
+        re.compile(r"^an evening holds at most (\d+) hands: start a new table$"),
+        r"Ein Abend fasst höchstens \1 Spiele: bitte einen neuen Tisch anlegen",
+    ),
+    (
+        re.compile(r"^was used before for a different hand: use a new key$"),
+        "wurde schon für ein anderes Spiel verwendet",
     ),
     (
         re.compile(r"^(.+) is played by (.+) different players$"),

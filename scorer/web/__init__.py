@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from flask import Flask, render_template
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.domain.money import format_euros
 from scorer.domain.strohmandeln import BONUS_NAMES as STROH_BONUS_NAMES
 from scorer.domain.tapp import BONUS_NAMES as TAPP_BONUS_NAMES
+from scorer.exports.weasy import Busy
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.messages import german_line
 from scorer.table.view import contract_label
@@ -46,3 +47,17 @@ def init_app(app: Flask) -> None:
         if is_api_request():
             return handle_http_error_as_json(exc)
         return render_template("error.html", error=exc), exc.code
+
+    @app.errorhandler(Busy)
+    def printer_busy(exc: Busy):
+        """A PDF could not be rendered now (another is being printed): try again soon."""
+        response = app.make_response(
+            http_error(
+                ServiceUnavailable(
+                    "Gerade wird ein anderer Bericht gedruckt. Bitte in ein paar Sekunden "
+                    "noch einmal versuchen."
+                )
+            )
+        )
+        response.headers["Retry-After"] = "5"
+        return response
