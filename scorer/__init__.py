@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
 from scorer.extensions import csrf, db, limiter, login_manager, migrate
+from scorer.locks import release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,6 +48,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = _driver_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+    @app.teardown_appcontext
+    def end_write(exc: BaseException | None) -> None:
+        """A request that took its turn to write gives it back, however it ended
+        (registered before Flask-SQLAlchemy's, so it runs after the session is closed)."""
+        release_writer()
 
     app.json.sort_keys = False
     app.url_map.converters["n"] = NumberConverter

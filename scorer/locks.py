@@ -2,7 +2,10 @@
 one transaction after another, and reads what it checks only after it holds the lock.
 
 SQLite has one writer at a time: `BEGIN IMMEDIATE` takes the database's write lock before
-the first read (a second writer waits up to the busy timeout). PostgreSQL locks the row
+the first read (a second writer waits up to the busy timeout). Threads of one process
+first queue on a lock of their own: SQLite's busy handler polls in sleeps of up to 100 ms,
+and twenty tablets waiting that way would wait far longer than the writes take. The
+queue is released when the transaction ends (`_release_writer`). PostgreSQL locks the row
 with `SELECT … FOR UPDATE` (or a transaction-scoped advisory lock for a named thing);
 READ COMMITTED then lets every later statement see what the previous holder committed.
 
@@ -12,11 +15,14 @@ circle: tournament → its table sessions (by id) → the round.
 
 from __future__ import annotations
 
+import threading
 import zlib
 from typing import Any, TypeVar
 
-from sqlalchemy import select, text
+from sqlalchemy import event, select, text
+from sqlalchemy.engine import Engine
 
+from scorer.busy import Busy
 from scorer.extensions import db
 
 Model = TypeVar("Model")
@@ -26,12 +32,40 @@ def sqlite() -> bool:
     return db.engine.dialect.name == "sqlite"
 
 
+WRITER_WAIT = 20.0
+"""Seconds a write waits for its turn, as long as SQLite's busy timeout."""
+
+_writer = threading.Lock()
+_this_thread = threading.local()
+
+
 def begin_write() -> None:
     """End whatever the request read so far and open a write transaction. On SQLite that
     holds the database's write lock until commit or rollback."""
     db.session.rollback()
-    if sqlite():
+    if not sqlite():
+        return
+    if not _writer.acquire(timeout=WRITER_WAIT):
+        raise Busy("the database is busy: try again")
+    _this_thread.writing = True
+    try:
         db.session.execute(text("BEGIN IMMEDIATE"))
+    except BaseException:
+        release_writer()
+        raise
+
+
+def release_writer() -> None:
+    """Let the next of this process's writers go (when this thread holds the turn)."""
+    if getattr(_this_thread, "writing", False):
+        _this_thread.writing = False
+        _writer.release()
+
+
+@event.listens_for(Engine, "commit")
+@event.listens_for(Engine, "rollback")
+def _release_writer(connection: Any) -> None:
+    release_writer()
 
 
 def lock_one(model: type[Model], *where: Any) -> Model | None:

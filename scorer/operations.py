@@ -280,6 +280,21 @@ def hands_of(session: TableSession, include_voided: bool = False) -> list[HandRe
     return list(db.session.scalars(query.order_by(HandRecord.number)))
 
 
+def hands_numbered(session: TableSession, first: int, last: int) -> list[HandRecord]:
+    """The hands numbered `first`..`last`, voided ones included: one page of the list."""
+    return list(
+        db.session.scalars(
+            select(HandRecord)
+            .where(
+                HandRecord.session_id == session.id,
+                HandRecord.number >= first,
+                HandRecord.number <= last,
+            )
+            .order_by(HandRecord.number)
+        )
+    )
+
+
 def fold_session(session: TableSession) -> tuple[list[Entry], LedgerState]:
     """A fresh fold of the session's hands, ignoring the cache."""
     records = hands_of(session)

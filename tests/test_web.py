@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from xml.etree import ElementTree
 
 import pytest
@@ -355,3 +356,30 @@ def test_the_table_page_shows_the_balance_chart(client):
     text = " ".join(root.itertext())
     for name in PLAYERS:
         assert name in text
+
+
+def test_the_hand_list_shows_a_hundred_hands_a_page_the_latest_first(app, client):
+    from scorer import operations
+    from scorer.domain import Hand
+
+    with app.app_context():
+        session = operations.create_session(
+            "Lang", "haferltarock", "parlett-units", {}, ["Anton", "Berta", "Charlotte"], None
+        )
+        for n in range(250):
+            operations.record_hand(session, Hand("Berta", "frage", points=61 + n % 50))
+        db.session.commit()
+        key = session.key
+
+    def numbers(page: str) -> list[int]:
+        html = client.get(f"/t/{key}/spiele{page}").get_data(as_text=True)
+        return [int(n) for n in re.findall(r'aria-label="Spiel (\d+) ändern"', html)]
+
+    assert numbers("") == list(range(201, 251))
+    assert numbers("?seite=3") == list(range(201, 251))
+    assert numbers("?seite=1") == list(range(1, 101))
+    latest = client.get(f"/t/{key}/spiele").get_data(as_text=True)
+    assert "Seite 3 von 3" in latest and "frühere Spiele" in latest
+    assert "spätere Spiele" not in latest
+    for page in ("?seite=0", "?seite=4", "?seite=zwei", "?seite=99999999999999"):
+        assert client.get(f"/t/{key}/spiele{page}").status_code == 404, page

@@ -2,11 +2,12 @@
 couple of hundred megabytes, and neither may stay with the server process that answers
 the tablets.
 
-`write_pdf` sends the HTML to `python -m scorer.exports.weasy` and reads the PDF back;
+`write_pdf` runs this file as a script (not as part of the package, so the child loads
+neither Flask nor the database), sends it the HTML and reads the PDF back;
 the child runs at a lower priority, is killed after `TIMEOUT` seconds, and gives its
 memory back when it exits. At most `AT_ONCE` renders run per server process; a request
 that cannot start one within `WAIT` seconds is told to come back (`Busy`). Nothing here
-uses Flask: the child imports WeasyPrint and this module only.
+uses Flask.
 """
 
 from __future__ import annotations
@@ -34,17 +35,15 @@ NICENESS = 10
 _slots = threading.BoundedSemaphore(AT_ONCE)
 
 
-class Busy(Exception):
-    """No render could start in time, or the render took too long: try again shortly."""
-
-
 def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
     """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process."""
+    from scorer.busy import Busy  # not in the child: it imports no package of ours
+
     if not _slots.acquire(timeout=WAIT):
         raise Busy("another score sheet is being printed")
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "scorer.exports.weasy", str(static), stylesheet],
+            [sys.executable, __file__, str(static), stylesheet],
             input=html.encode("utf-8"),
             capture_output=True,
             timeout=TIMEOUT,

@@ -287,12 +287,29 @@ def preview():
     return render_template("_preview.html", entry=entry, game=GAMES[g.table.game])
 
 
+HANDS_PER_PAGE = 100
+
+
 @bp.get("/t/<key>/spiele")
 def hands():
+    """The hand list, a hundred hands a page; without `?seite=` the page of the latest."""
     table = g.table
     game, system = game_and_system(table)
-    records = operations.hands_of(table, include_voided=True)
-    return render_template("hands.html", table=table, game=game, system=system, records=records)
+    pages = max(1, -(-table.hand_count // HANDS_PER_PAGE))
+    page = whole_number(request.args.get("seite")) if "seite" in request.args else pages
+    if not isinstance(page, int) or not 1 <= page <= pages:
+        abort(404, f"Diese Seite gibt es nicht: die Spiele stehen auf Seite 1 bis {pages}.")
+    first = (page - 1) * HANDS_PER_PAGE + 1
+    records = operations.hands_numbered(table, first, first + HANDS_PER_PAGE - 1)
+    return render_template(
+        "hands.html",
+        table=table,
+        game=game,
+        system=system,
+        records=records,
+        page=page,
+        pages=pages,
+    )
 
 
 @bp.route("/t/<key>/spiele/<n:number>", methods=["GET", "POST"])

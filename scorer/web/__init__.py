@@ -6,10 +6,10 @@ from flask import Flask, render_template
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
+from scorer.busy import Busy
 from scorer.domain.money import format_euros
 from scorer.domain.strohmandeln import BONUS_NAMES as STROH_BONUS_NAMES
 from scorer.domain.tapp import BONUS_NAMES as TAPP_BONUS_NAMES
-from scorer.exports.weasy import Busy
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.messages import german_line
 from scorer.table.view import contract_label
@@ -50,12 +50,12 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Busy)
     def printer_busy(exc: Busy):
-        """A PDF could not be rendered now (another is being printed): try again soon."""
+        """A PDF could not be rendered now, or the database stayed locked: try again."""
         response = app.make_response(
             http_error(
                 ServiceUnavailable(
-                    "Gerade wird ein anderer Bericht gedruckt. Bitte in ein paar Sekunden "
-                    "noch einmal versuchen."
+                    "Gerade ist viel los (ein anderer Bericht wird gedruckt). Bitte in ein "
+                    "paar Sekunden noch einmal versuchen."
                 )
             )
         )
