@@ -37,6 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
+        RATELIMIT_STORAGE_URI="memory://",
     )
     app.config.from_pyfile("config.py", silent=True)
     database_url = os.environ.get("SCORER_DATABASE_URL")

@@ -18,7 +18,9 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])
+limiter = Limiter(key_func=get_remote_address, default_limits=[])
+"""Its storage is the setting RATELIMIT_STORAGE_URI: memory by default (one process),
+Redis or Memcached where several processes must share the counts."""
 
 
 def rate_limits_off() -> bool:

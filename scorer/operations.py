@@ -280,6 +280,35 @@ def hands_of(session: TableSession, include_voided: bool = False) -> list[HandRe
     return list(db.session.scalars(query.order_by(HandRecord.number)))
 
 
+HAND_COLUMNS = (
+    "number",
+    "version",
+    "dealer",
+    "sitting_out",
+    "facts",
+    "result",
+    "net",
+    "explanation",
+    "round",
+    "new_round",
+    "round_end",
+    "pot_after",
+)
+"""What the API shows of a hand."""
+
+
+def live_hand_rows(session: TableSession) -> list[Mapping[str, Any]]:
+    """The `HAND_COLUMNS` of every live hand as plain rows: at 2,000 hands, building ORM
+    objects would be most of the time the session JSON takes."""
+    columns = [getattr(HandRecord, name) for name in HAND_COLUMNS]
+    rows = db.session.execute(
+        select(*columns)
+        .where(HandRecord.session_id == session.id, HandRecord.voided.is_(False))
+        .order_by(HandRecord.number)
+    )
+    return [row._mapping for row in rows]
+
+
 def hands_numbered(session: TableSession, first: int, last: int) -> list[HandRecord]:
     """The hands numbered `first`..`last`, voided ones included: one page of the list."""
     return list(

@@ -977,3 +977,19 @@ def test_strohmandeln_without_doubling(client):
     record(client, key, {"declarer": A, "contract": "game", "points": 35})
     second = record(client, key, {"declarer": B, "contract": "game", "points": 40})
     assert second["net"] == {A: -20, B: 20, POT: 0}
+
+
+def test_a_polling_tablet_gets_304_until_the_table_changes(client):
+    key = client.post(
+        "/api/v1/sessions",
+        json={"game": "haferltarock", "system": "parlett-units", "players": ["A", "B", "C"]},
+    ).get_json()["key"]
+    first = client.get(f"/api/v1/sessions/{key}")
+    etag = first.headers["ETag"]
+    assert client.get(f"/api/v1/sessions/{key}", headers={"If-None-Match": etag}).status_code == 304
+    hand = {"declarer": "A", "contract": "frage", "points": 70}
+    assert client.post(f"/api/v1/sessions/{key}/hands", json=hand).status_code == 201
+    after = client.get(f"/api/v1/sessions/{key}", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+    assert [h["number"] for h in after.get_json()["hands"]] == [1]
+    assert after.get_json()["hands"][0] == client.get(f"/api/v1/sessions/{key}/hands/1").get_json()

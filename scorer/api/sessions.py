@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, current_app, g, jsonify, request
 
 from scorer import operations
 from scorer.api import bp
@@ -15,6 +16,7 @@ from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.model import POT
 from scorer.extensions import db
 from scorer.models import HandRecord, HistoryEvent, TableSession
+from scorer.operations import HAND_COLUMNS
 from scorer.validation import whole_number
 
 
@@ -69,24 +71,26 @@ def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str,
         "created_at": session.created_at.isoformat() + "Z",
     }
     if with_hands:
-        data["hands"] = [hand_to_json(h) for h in operations.hands_of(session)]
+        data["hands"] = [hand_to_json(row) for row in operations.live_hand_rows(session)]
     return data
 
 
-def hand_to_json(record: HandRecord) -> dict[str, Any]:
+def hand_to_json(hand: HandRecord | Mapping[str, Any]) -> dict[str, Any]:
+    """A hand as API.md shows it, from a record or a row of `operations.live_hand_rows`."""
+    row = hand if isinstance(hand, Mapping) else {c: getattr(hand, c) for c in HAND_COLUMNS}
     return {
-        "number": record.number,
-        "version": record.version,
-        "dealer": record.dealer,
-        "sitting_out": record.sitting_out,
-        "hand": record.facts,
-        "result": record.result,
-        "net": record.net,
-        "explanation": record.explanation,
-        "round": record.round,
-        "new_round": record.new_round,
-        "round_end": record.round_end,
-        "pot_after": record.pot_after,
+        "number": row["number"],
+        "version": row["version"],
+        "dealer": row["dealer"],
+        "sitting_out": row["sitting_out"],
+        "hand": row["facts"],
+        "result": row["result"],
+        "net": row["net"],
+        "explanation": row["explanation"],
+        "round": row["round"],
+        "new_round": row["new_round"],
+        "round_end": row["round_end"],
+        "pot_after": row["pot_after"],
     }
 
 
@@ -118,7 +122,15 @@ def create_session():
 
 @bp.get("/sessions/<key>")
 def read_session():
-    return jsonify(session_to_json(g.session))
+    """The session with every hand. Its ETag is the table's version: a tablet that polls
+    with `If-None-Match` gets `304` until something changes."""
+    etag = f"{g.session.key}-{g.session.version}"
+    if request.if_none_match.contains(etag):
+        response = current_app.response_class(status=304)
+    else:
+        response = jsonify(session_to_json(g.session))
+    response.set_etag(etag)
+    return response
 
 
 @bp.get("/sessions/<key>/hands/<n:number>")
