@@ -61,6 +61,8 @@ def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None
         str(MAX_REQUESTS // 10),
         "--access-logfile",
         "-",
+        # No control socket: unused here, and two servers on one machine would share its path.
+        "--no-control-socket",
         "wsgi:app",
     ]
 
