@@ -17,6 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
+from scorer import security
 from scorer.extensions import csrf, db, limiter, login_manager, migrate
 from scorer.locks import release_writer
 
@@ -38,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
         RATELIMIT_STORAGE_URI="memory://",
+        **security.DEFAULTS,
     )
     app.config.from_pyfile("config.py", silent=True)
     database_url = os.environ.get("SCORER_DATABASE_URL")
@@ -63,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     login_manager.init_app(app)
     limiter.init_app(app)
+    security.init_app(app)
 
     from scorer import api, models, web  # noqa: F401  (models: for migrations)
 

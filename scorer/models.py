@@ -7,6 +7,7 @@ columns of `HandRecord` are a cache of the ledger fold, rebuilt from the hands b
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -131,12 +132,21 @@ class Organiser(UserMixin, db.Model):
     email: Mapped[str] = mapped_column(String(200), unique=True)
     name: Mapped[str] = mapped_column(String(80))
     password_hash: Mapped[str] = mapped_column(String(300))
+    session_token: Mapped[str | None] = mapped_column(String(64), default=None)
+    """Part of every login cookie's id; a new one (logout, a new password) ends them all."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     tournaments: Mapped[list[Tournament]] = relationship(back_populates="organiser")
 
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_token}"
+
+    def new_session_token(self) -> None:
+        self.session_token = secrets.token_urlsafe(32)
+
     def set_password(self, password: str) -> None:
         self.password_hash = generate_password_hash(password)
+        self.new_session_token()
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)

@@ -67,7 +67,7 @@ def created(client, auth, players, **kwargs) -> dict:
 
 
 def draw(client, auth, tid: int) -> dict:
-    response = client.post(f"{API}/tournaments/{tid}/rounds", headers=auth)
+    response = client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth)
     assert response.status_code == 201, response.get_json()
     return response.get_json()
 
@@ -222,7 +222,9 @@ def test_forty_players_four_rounds_end_to_end(app, client):
             assert not table["done"]
 
         # Drawing again while this round is open is a conflict.
-        assert client.post(f"{API}/tournaments/{tid}/rounds", headers=auth).status_code == 409
+        assert (
+            client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth).status_code == 409
+        )
 
         *first_tables, last_table = round_["tables"]
         for table in first_tables:
@@ -246,7 +248,7 @@ def test_forty_players_four_rounds_end_to_end(app, client):
         drawn.append(after)
 
     # Every round has been drawn.
-    assert client.post(f"{API}/tournaments/{tid}/rounds", headers=auth).status_code == 409
+    assert client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth).status_code == 409
 
     # The standings against a recomputation from the recorded hands.
     response = client.get(f"{API}/tournaments/{tid}/standings", headers=auth)
@@ -327,7 +329,8 @@ def test_an_organiser_sees_only_their_own_tournaments(app, client):
         ("post", f"{API}/tournaments/{tid}/rounds"),
         ("delete", f"{API}/tournaments/{tid}/players/A"),
     ):
-        response = getattr(client, method)(path, headers=second)
+        body = {"json": {}} if method == "post" else {}
+        response = getattr(client, method)(path, headers=second, **body)
         assert response.status_code == 404, (method, path)
         assert response.get_json()["error"]["code"] == "not_found"
     response = client.post(f"{API}/tournaments/{tid}/players", json={"name": "E"}, headers=second)
@@ -421,7 +424,7 @@ def test_draw_conflicts_and_swaps(app, client):
     round_ = draw(client, auth, tid)
     assert [len(t["players"]) for t in round_["tables"]] == [4, 3]
 
-    again = client.post(f"{API}/tournaments/{tid}/rounds", headers=auth)
+    again = client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth)
     assert again.status_code == 409
     assert again.get_json()["error"]["code"] == "conflict"
 
@@ -461,9 +464,15 @@ def test_draw_conflicts_and_swaps(app, client):
     ]
 
     # Close the only round; a further round cannot be drawn, nor a late entry added.
-    assert client.post(f"{API}/tournaments/{tid}/rounds/1/close", headers=auth).status_code == 200
-    assert client.post(f"{API}/tournaments/{tid}/rounds/1/close", headers=auth).status_code == 409
-    beyond = client.post(f"{API}/tournaments/{tid}/rounds", headers=auth)
+    assert (
+        client.post(f"{API}/tournaments/{tid}/rounds/1/close", json={}, headers=auth).status_code
+        == 200
+    )
+    assert (
+        client.post(f"{API}/tournaments/{tid}/rounds/1/close", json={}, headers=auth).status_code
+        == 409
+    )
+    beyond = client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth)
     assert beyond.status_code == 409
     assert "1 rounds have been drawn" in beyond.get_json()["error"]["message"]
     late = client.post(f"{API}/tournaments/{tid}/players", json={"name": "Zenzi"}, headers=auth)
@@ -478,7 +487,7 @@ def test_a_round_closed_early_closes_its_tables(app, client):
     key = round_["tables"][0]["key"]
     play_table(client, key, 1, random.Random(1))
 
-    response = client.post(f"{API}/tournaments/{tid}/rounds/1/close", headers=auth)
+    response = client.post(f"{API}/tournaments/{tid}/rounds/1/close", json={}, headers=auth)
     assert response.status_code == 200
     closed = response.get_json()
     assert closed["closed"]
@@ -560,13 +569,16 @@ def test_withdrawing_everyone_but_two_leaves_no_round_to_draw(app, client):
     auth = organiser(app)
     tid = created(client, auth, ["A", "B", "C", "D"], rounds=2)["id"]
     draw(client, auth, tid)
-    assert client.post(f"{API}/tournaments/{tid}/rounds/1/close", headers=auth).status_code == 200
+    assert (
+        client.post(f"{API}/tournaments/{tid}/rounds/1/close", json={}, headers=auth).status_code
+        == 200
+    )
     for name in ("C", "D"):
         assert (
             client.delete(f"{API}/tournaments/{tid}/players/{name}", headers=auth).status_code
             == 204
         )
-    response = client.post(f"{API}/tournaments/{tid}/rounds", headers=auth)
+    response = client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth)
     assert response.status_code == 409
     assert "at least 3" in response.get_json()["error"]["message"]
 

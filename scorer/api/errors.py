@@ -13,10 +13,16 @@ class ApiError(Exception):
     """An error the API answers with `status` and a JSON body."""
 
     def __init__(
-        self, status: int, code: str, message: str, fields: dict[str, list[str]] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        fields: dict[str, list[str]] | None = None,
+        headers: dict[str, str] | None = None,
     ):
         super().__init__(message)
         self.status, self.code, self.message, self.fields = status, code, message, fields
+        self.headers = headers or {}
 
 
 def error_response(
@@ -30,7 +36,8 @@ def error_response(
 
 @bp.errorhandler(ApiError)
 def handle_api_error(exc: ApiError):
-    return error_response(exc.status, exc.code, exc.message, exc.fields)
+    body, status = error_response(exc.status, exc.code, exc.message, exc.fields)
+    return body, status, exc.headers
 
 
 @bp.errorhandler(RuleError)

@@ -7,16 +7,16 @@ from datetime import date
 from typing import Any
 
 from flask import jsonify, request, url_for
-from flask_login import current_user
 
 from scorer import operations
 from scorer import tournament_operations as ops
 from scorer.api import bp
 from scorer.api.errors import ApiError, error_response
 from scorer.api.schema import json_body
+from scorer.auth import credentials
 from scorer.domain import RuleError
 from scorer.extensions import db, limiter, rate_limits_off
-from scorer.models import Tournament, TournamentRound
+from scorer.models import Organiser, Tournament, TournamentRound
 
 
 @bp.errorhandler(ops.TournamentError)
@@ -24,10 +24,26 @@ def tournament_conflict(exc: ops.TournamentError):
     return error_response(409, "conflict", str(exc))
 
 
-def organiser():
-    if not current_user.is_authenticated:
-        raise ApiError(401, "unauthorized", "log in as an organiser (HTTP Basic: e-mail, password)")
-    return current_user
+def organiser() -> Organiser:
+    """The organiser named by HTTP Basic credentials. The web login's cookie does not
+    count here: a page the organiser visits could otherwise write with it."""
+    try:
+        who = credentials.from_basic_auth()
+    except credentials.TooManyFailures:
+        raise ApiError(
+            429,
+            "too_many_requests",
+            "too many wrong passwords for this account or from this address: wait",
+            headers={"Retry-After": "60"},
+        ) from None
+    if who is None:
+        raise ApiError(
+            401,
+            "unauthorized",
+            "log in as an organiser (HTTP Basic: e-mail, password)",
+            headers={"WWW-Authenticate": 'Basic realm="Haferl"'},
+        )
+    return who
 
 
 def own(tournament_id: int) -> Tournament:

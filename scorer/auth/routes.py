@@ -16,7 +16,7 @@ from flask import current_app, flash, redirect, render_template, request, url_fo
 from flask_login import current_user, login_user, logout_user
 from sqlalchemy import func, select
 
-from scorer.auth import bp
+from scorer.auth import bp, credentials
 from scorer.auth.forms import LoginForm, SignupForm
 from scorer.extensions import db, limiter, login_manager, rate_limits_off
 from scorer.locks import lock_name
@@ -27,26 +27,18 @@ login_manager.login_message = "Bitte als Veranstalter anmelden."
 
 
 @login_manager.user_loader
-def load_organiser(organiser_id: str) -> Organiser | None:
-    return (
-        db.session.get(Organiser, int(organiser_id))
-        if organiser_id.isascii() and organiser_id.isdigit()
-        else None
-    )
-
-
-@login_manager.request_loader
-def load_organiser_from_basic_auth(req) -> Organiser | None:
-    """Scripts using the tournament API authenticate with HTTP Basic (e-mail, password)."""
-    auth = req.authorization
-    if auth is None or auth.type != "basic" or not auth.username or not auth.password:
+def load_organiser(session_id: str) -> Organiser | None:
+    """The organiser of a login cookie, while its session token is still theirs: logging
+    out gives them a new one, and every cookie made before stops working."""
+    number, _, token = session_id.partition(":")
+    if not (number.isascii() and number.isdigit() and len(number) < 10 and token):
         return None
-    organiser = db.session.scalar(
-        select(Organiser).where(Organiser.email == auth.username.strip().lower())
-    )
-    if organiser is not None and organiser.check_password(auth.password):
-        return organiser
-    return None
+    organiser = db.session.get(Organiser, int(number))
+    if organiser is None or not organiser.session_token:
+        return None
+    if not hmac.compare_digest(organiser.session_token.encode(), token.encode()):
+        return None
+    return organiser
 
 
 def anyone_signed_up() -> bool:
@@ -85,6 +77,7 @@ def create_organiser(name: str, email: str, password: str) -> Organiser:
         raise ValueError("Diese E-Mail-Adresse hat schon ein Konto")
     organiser = Organiser(name=name.strip(), email=email)
     organiser.set_password(password)
+    organiser.new_session_token()
     db.session.add(organiser)
     db.session.flush()
     return organiser
@@ -98,20 +91,31 @@ def safe_next(target: str | None) -> str:
 
 
 @bp.route("/anmelden", methods=["GET", "POST"])
-@limiter.limit("10 per minute; 50 per hour", methods=["POST"], exempt_when=rate_limits_off)
 def login():
     if not anyone_signed_up():
         return redirect(url_for("auth.signup"))
     form = LoginForm()
+    status = 200
     if form.validate_on_submit():
-        organiser = db.session.scalar(
-            select(Organiser).where(Organiser.email == form.email.data.strip().lower())
-        )
-        if organiser is not None and organiser.check_password(form.password.data):
-            login_user(organiser)
-            return redirect(safe_next(request.args.get("next")))
-        form.password.errors = ["E-Mail oder Passwort stimmt nicht"]
-    return render_template("auth/login.html", form=form), 422 if form.errors else 200
+        try:
+            organiser = credentials.check(form.email.data, form.password.data)
+        except credentials.TooManyFailures:
+            form.password.errors = [
+                "Zu viele falsche Versuche. Bitte eine Stunde warten oder den Veranstalter "
+                "des Servers fragen."
+            ]
+            status = 429
+        else:
+            if organiser is not None:
+                if not organiser.session_token:
+                    organiser.new_session_token()
+                    db.session.commit()
+                login_user(organiser)
+                return redirect(safe_next(request.args.get("next")))
+            form.password.errors = ["E-Mail oder Passwort stimmt nicht"]
+    if form.errors and status == 200:
+        status = 422
+    return render_template("auth/login.html", form=form), status
 
 
 @bp.route("/registrieren", methods=["GET", "POST"])
@@ -146,7 +150,10 @@ def signup():
 
 @bp.post("/abmelden")
 def logout():
+    """Ends this session and every other one of the organiser (a new session token)."""
     if current_user.is_authenticated:
+        current_user.new_session_token()
+        db.session.commit()
         logout_user()
     return redirect(url_for("table.index"))
 

@@ -1,0 +1,188 @@
+"""An attacker's view: cross-site writes, headers, password guessing, sessions that end,
+hostile input. Each test reproduces a finding of the hardening issue and checks it is
+refused with a 4xx and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.extensions import db, limiter
+from scorer.models import Organiser, Tournament
+from tests.conftest import dispose, make_app
+from tests.test_tournaments import API, PASSWORD, basic, create, log_in, organiser
+
+HAND = {"declarer": "Anton", "contract": "frage", "points": 70}
+PLAYERS = ["Anton", "Berta", "Charlotte"]
+
+
+def new_session(client) -> str:
+    response = client.post(
+        f"{API}/sessions",
+        json={"game": "haferltarock", "system": "parlett-units", "players": PLAYERS},
+    )
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["key"]
+
+
+# --- 1. no cross-site writes ---------------------------------------------------------------
+
+
+def test_the_api_ignores_the_web_login_cookie(app, client):
+    auth = organiser(app)
+    tid = create(client, auth, ["A", "B", "C", "D"]).get_json()["id"]
+    assert log_in(client).status_code == 302  # the browser now holds the login cookie
+    assert client.get("/turniere").status_code == 200
+    response = client.post(f"{API}/tournaments/{tid}/rounds", json={})
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == 'Basic realm="Haferl"'
+    assert response.get_json()["error"]["code"] == "unauthorized"
+    assert client.get(f"{API}/tournaments/{tid}", headers=auth).get_json()["rounds_drawn"] == []
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [("text/plain", "{}"), ("application/x-www-form-urlencoded", ""), ("multipart/form-data", "")],
+)
+def test_tournament_writes_must_be_json_even_without_a_body(app, client, content_type, body):
+    auth = organiser(app)
+    tid = create(client, auth, ["A", "B", "C", "D"]).get_json()["id"]
+    for path in (f"{API}/tournaments/{tid}/rounds", f"{API}/tournaments"):
+        response = client.post(path, data=body, headers={**auth, "Content-Type": content_type})
+        assert response.status_code == 415, path
+        assert response.get_json()["error"]["code"] == "unsupported_media_type"
+    with app.app_context():
+        assert db.session.query(Tournament).count() == 1
+        assert db.session.get(Tournament, tid).round_list == []
+
+
+def test_an_api_body_that_is_not_json_is_415_and_stores_nothing(client):
+    key = new_session(client)
+    response = client.post(
+        f"{API}/sessions/{key}/hands",
+        data='{"declarer": "Anton", "contract": "frage", "points": 70}',
+        headers={"Content-Type": "text/plain"},
+    )
+    assert response.status_code == 415
+    assert client.get(f"{API}/sessions/{key}").get_json()["hand_count"] == 0
+
+
+def test_the_session_cookie_is_lax_http_only_and_secure_over_https(app, client):
+    organiser(app)
+    plain = log_in(client)
+    cookie = plain.headers["Set-Cookie"]
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie and "Secure" not in cookie
+    https = app.test_client().post(
+        "/veranstalter/anmelden",
+        data={"email": "orga@example.org", "password": PASSWORD},
+        base_url="https://localhost",
+    )
+    assert "Secure" in https.headers["Set-Cookie"]
+
+
+# --- 2. headers ------------------------------------------------------------------------------
+
+
+def test_every_page_and_answer_carries_the_security_headers(client):
+    key = new_session(client)
+    for path in (f"/t/{key}", f"{API}/sessions/{key}", "/", f"/t/{key}/spiele", "/nirgends"):
+        response = client.get(path)
+        headers = response.headers
+        csp = headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp, path
+        assert "frame-ancestors 'none'" in csp
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["X-Frame-Options"] == "DENY"
+        assert headers["Referrer-Policy"] == "same-origin"
+        assert headers["Cache-Control"] == "no-store", path
+    static = client.get("/static/style.css")
+    assert static.headers.get("Cache-Control") != "no-store"
+    static.close()
+
+
+# --- 3. password guessing ------------------------------------------------------------------
+
+
+@pytest.fixture
+def limited_app(tmp_path):
+    app = make_app(tmp_path, RATE_LIMITS=True)
+    limiter.reset()
+    yield app
+    limiter.reset()
+    dispose(app)
+
+
+def test_basic_auth_guessing_is_stopped_even_for_the_right_password(limited_app):
+    client = limited_app.test_client()
+    right = organiser(limited_app)
+    wrong = basic("orga@example.org", "falsch")
+    statuses = [client.get(f"{API}/tournaments", headers=wrong).status_code for _ in range(12)]
+    assert statuses[:10] == [401] * 10 and statuses[10:] == [429, 429]
+    locked = client.get(f"{API}/tournaments", headers=right)
+    assert locked.status_code == 429 and locked.headers["Retry-After"]
+
+
+def test_the_login_form_counts_failures_per_account_across_addresses(limited_app):
+    organiser(limited_app)
+    statuses = []
+    for n in range(12):
+        client = limited_app.test_client()
+        response = client.post(
+            "/veranstalter/anmelden",
+            data={"email": "orga@example.org", "password": "falsch"},
+            environ_base={"REMOTE_ADDR": f"10.0.0.{n}"},
+        )
+        statuses.append(response.status_code)
+    assert statuses[:10] == [422] * 10 and statuses[10:] == [429, 429]
+    # Another account from a fresh address is not locked out by this.
+    with limited_app.app_context():
+        from scorer.auth.routes import create_organiser
+
+        create_organiser("B", "b@example.org", PASSWORD)
+        db.session.commit()
+    other = limited_app.test_client().post(
+        "/veranstalter/anmelden",
+        data={"email": "b@example.org", "password": PASSWORD},
+        environ_base={"REMOTE_ADDR": "10.9.9.9"},
+    )
+    assert other.status_code == 302
+
+
+def test_forwarded_for_is_believed_only_behind_a_configured_proxy(tmp_path):
+    from flask import request
+
+    for hops, expected in ((0, "127.0.0.1"), (1, "203.0.113.9")):
+        (tmp_path / str(hops)).mkdir()
+        app = make_app(tmp_path / str(hops), PROXY_HOPS=hops)
+        seen = []
+        app.before_request(lambda seen=seen: seen.append(request.remote_addr))
+        app.test_client().get("/", headers={"X-Forwarded-For": "203.0.113.9"})
+        assert seen == [expected]
+        dispose(app)
+
+
+def test_an_unknown_address_is_checked_against_a_hash_too(app, monkeypatch):
+    from scorer.auth import credentials
+
+    checked = []
+    monkeypatch.setattr(credentials, "check_password_hash", lambda h, p: checked.append(h) or False)
+    with app.test_request_context():
+        assert credentials.check("nobody@example.org", "x") is None
+    assert checked == [credentials._DUMMY_HASH]
+
+
+# --- 4. sessions that end ------------------------------------------------------------------
+
+
+def test_logging_out_ends_every_session_of_the_organiser(app):
+    organiser(app)
+    laptop, phone = app.test_client(), app.test_client()
+    assert log_in(laptop).status_code == 302 and log_in(phone).status_code == 302
+    stolen = laptop.get_cookie("session").value
+    assert phone.get("/turniere").status_code == 200
+    laptop.post("/veranstalter/abmelden")
+    thief = app.test_client()
+    thief.set_cookie("session", stolen)
+    assert thief.get("/turniere").status_code == 302
+    assert phone.get("/turniere").status_code == 302  # the other device is logged out too
+    with app.app_context():
+        assert db.session.query(Organiser).one().session_token
