@@ -26,7 +26,7 @@ from scorer.domain.params import resolve
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
 from scorer.extensions import db
-from scorer.locks import begin_write, lock_more
+from scorer.locks import begin_write, lock_more, sqlite
 from scorer.models import (
     HandRecord,
     HistoryEvent,
@@ -90,13 +90,14 @@ def session_for_write(key: str) -> TableSession:
     if not KEY_SHAPE.fullmatch(key):
         raise NotFound("no table with this key")
     begin_write()
-    round_id = db.session.scalar(
-        select(TournamentTable.round_id)
-        .join(TableSession, TableSession.id == TournamentTable.session_id)
-        .where(TableSession.key == key)
-    )
-    if round_id is not None:
-        lock_more(TournamentRound, TournamentRound.id == round_id)
+    if not sqlite():  # SQLite's one writer at a time already excludes everyone else
+        round_id = db.session.scalar(
+            select(TournamentTable.round_id)
+            .join(TableSession, TableSession.id == TournamentTable.session_id)
+            .where(TableSession.key == key)
+        )
+        if round_id is not None:
+            lock_more(TournamentRound, TournamentRound.id == round_id)
     session = lock_more(TableSession, TableSession.key == key)
     if session is None:
         raise NotFound("no table with this key")

@@ -155,8 +155,9 @@ def record_hand():
     if key is not None and (not 0 < len(key) <= 200 or "\x00" in key):
         raise RuleError.one("Idempotency-Key", "must have 1..200 characters")
     record, created = operations.record_hand(g.session, hand, dealer, key)
+    answer = hand_to_json(record)  # before the commit expires what it reads
     db.session.commit()
-    return jsonify(hand_to_json(record)), 201
+    return jsonify(answer), 201
 
 
 @bp.put("/sessions/<key>/hands/<n:number>")
@@ -166,8 +167,9 @@ def edit_hand(number: int):
     hand_data = {k: v for k, v in data.items() if k != "version"}
     hand, dealer = _hand_from_request(hand_data)
     record = operations.edit_hand(g.session, number, version, hand, dealer)
+    answer = hand_to_json(record)  # before the commit expires what it reads
     db.session.commit()
-    return jsonify(hand_to_json(record))
+    return jsonify(answer)
 
 
 @bp.delete("/sessions/<key>/hands/<n:number>")
