@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
 from scorer.domain import Hand, RuleError
+from scorer.domain.facts import parse_players
 from scorer.domain.ledger import Entry, Ledger, LedgerState, final_balances
+from scorer.domain.names import clean_name
 from scorer.domain.params import resolve
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
@@ -69,6 +72,7 @@ def ledger_for(session: TableSession) -> Ledger:
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a key made by `new_key` looks like; anything else is no key at all."""
 
+MAX_TABLE_NAME = 80
 MAX_HANDS = 2000
 """Hands an evening (or an imported file) may hold: far more than any real evening, and
 a bound on what one request can make the server fold, list or print."""
@@ -120,15 +124,16 @@ def create_session(
     rules = Rules.build(game, system, params)
     declared = rules.game.all_params(rules.system)
     stored = {p.name: p.to_json(rules.params[p.name]) for p in declared}
+    players = parse_players(players)
+    if first_dealer is not None:
+        first_dealer = " ".join(unicodedata.normalize("NFC", first_dealer).split())
     ledger = Ledger(
         rules,
         tuple(players),
         first_dealer or (players[0] if players else ""),
         points_only=scoring == "points",
     )
-    name = (name or "").strip() or "Tarockrunde"
-    if len(name) > 80:
-        raise RuleError.one("name", "at most 80 characters")
+    name = clean_name(name, "name", MAX_TABLE_NAME) if (name or "").strip() else "Tarockrunde"
     session = TableSession(
         key=new_key(),
         name=name,

@@ -17,7 +17,10 @@ from sqlalchemy import select
 
 from scorer import operations
 from scorer.domain import RuleError
+from scorer.domain.facts import MAX_NAME
 from scorer.domain.ledger import Ledger
+from scorer.domain.model import POT
+from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.domain.tournament import (
     UNIT_PARAMS,
@@ -44,6 +47,8 @@ from scorer.models import (
 
 MAX_PLAYERS = 400
 MAX_ROUNDS = 20
+MAX_TOURNAMENT_NAME = 50
+"""So that every table's name, "<name> · Runde 20 · Tisch 100", fits its 80 characters."""
 DEFAULT_DEALS = 4
 """Each player deals this often per round: 16 hands at a table of four (the dealer sits
 out, so everyone plays 12), 12 at a table of three (everyone plays all 12)."""
@@ -61,15 +66,14 @@ def parse_player_list(text: str | list[str]) -> list[str]:
         lines = text
     else:
         raise RuleError.one("players", "must be a list of names")
-    names = [" ".join(line.split()) for line in lines]
-    names = [n for n in names if n]
+    names = [clean_name(line, "players", MAX_NAME) for line in lines if line.strip()]
     errors = []
     if len(names) < 3:
         errors.append("a tournament needs at least 3 players")
     if len(names) > MAX_PLAYERS:
         errors.append(f"at most {MAX_PLAYERS} players")
-    if any(len(n) > 40 for n in names):
-        errors.append("every name must have 1..40 characters")
+    if any(n.casefold() == POT for n in names):
+        errors.append(f"'{POT}' is the name of the pot: choose another name")
     seen: set[str] = set()
     twice = sorted({n for n in names if n.casefold() in seen or seen.add(n.casefold())})
     if twice:
@@ -99,9 +103,10 @@ def create_tournament(
 ) -> Tournament:
     rules = tournament_rules(game, system, params)
     errors: dict[str, list[str]] = {}
-    name = (name or "").strip()
-    if not 1 <= len(name) <= 120:
-        errors["name"] = ["1..120 characters"]
+    try:
+        name = clean_name(name, "name", MAX_TOURNAMENT_NAME)
+    except RuleError as exc:
+        errors.update(exc.fields)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
         errors["rounds"] = [f"must be 1..{MAX_ROUNDS}"]
     if (
@@ -189,9 +194,9 @@ def hands_for(tournament: Tournament, table_size: int) -> int:
 
 def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A late entry: plays from the next round that is drawn."""
-    name = " ".join((name or "").split())
-    if not 1 <= len(name) <= 40:
-        raise RuleError.one("name", "1..40 characters")
+    name = clean_name(name, "name", MAX_NAME)
+    if name.casefold() == POT:
+        raise RuleError.one("name", f"'{POT}' is the name of the pot: choose another name")
     if any(p.name.casefold() == name.casefold() for p in tournament.players):
         raise RuleError.one("name", "this name is taken in this tournament")
     if next_round_number(tournament) > tournament.rounds:
@@ -240,7 +245,8 @@ def draw_round(tournament: Tournament) -> TournamentRound:
     tournament.round_list.append(round_)
     for index, players in enumerate(tables, start=1):
         session = operations.create_session(
-            f"{tournament.name} · Runde {number} · Tisch {index}",
+            # Names from before MAX_TOURNAMENT_NAME may be longer: cut to fit.
+            f"{tournament.name[:MAX_TOURNAMENT_NAME]} · Runde {number} · Tisch {index}",
             tournament.game,
             tournament.system,
             tournament.params,

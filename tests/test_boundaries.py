@@ -1386,7 +1386,8 @@ def test_strohmandeln_bonus_not_in_table(system, params, bonus_id):
     ("hand", "field"),
     [
         (dict(contract="game", points=40, doublings=1), "doublings"),
-        (dict(contract="game", points=70, all_tricks=True), "all_tricks"),
+        (dict(contract="game", points=69, all_tricks=True), "all_tricks"),
+        (dict(contract="game", points=0, no_tricks=True), "no_tricks"),
         (dict(contract="game", points=71), "points"),
         (dict(contract="hand", points=40), "contract"),
     ],

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scorer.extensions import db, limiter
-from scorer.models import Organiser, Tournament
+from scorer.models import Organiser, TableSession, Tournament
 from tests.conftest import dispose, make_app
 from tests.test_tournaments import API, PASSWORD, basic, create, log_in, organiser
 
@@ -186,3 +186,191 @@ def test_logging_out_ends_every_session_of_the_organiser(app):
     assert phone.get("/turniere").status_code == 302  # the other device is logged out too
     with app.app_context():
         assert db.session.query(Organiser).one().session_token
+
+
+# --- 5. clean input --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/%09/evil.example/phish",
+        "/%0a/evil.example",
+        "/%0d/evil.example",
+        "//evil.example",
+        "/\\evil",
+    ],
+)
+def test_login_never_redirects_to_another_host(app, client, target):
+    organiser(app)
+    response = client.post(
+        f"/veranstalter/anmelden?next={target}",
+        data={"email": "orga@example.org", "password": PASSWORD},
+    )
+    assert response.status_code == 302
+    location = response.headers["Location"]
+    assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+    assert "evil" not in location.split("/")[1] if location.count("/") > 1 else True
+
+
+@pytest.mark.parametrize(
+    "name", ["Ber\u202eta", "An\u200bton", "Char\x07lotte", "Di\u2066eter", "E\u2028va"]
+)
+def test_names_with_control_bidi_or_invisible_characters_are_refused(client, name):
+    players = (
+        ["Anton", "Berta", name]
+        if "Anton" not in name.replace("\u200b", "")
+        else ["Xaver", "Berta", name]
+    )
+    response = client.post(
+        f"{API}/sessions",
+        json={"game": "haferltarock", "system": "parlett-units", "players": players},
+    )
+    assert response.status_code == 422
+    assert "invisible" in str(response.get_json()["error"]["fields"])
+    with client.application.app_context():
+        assert db.session.query(TableSession).count() == 0
+
+
+def test_names_are_nfc_and_single_spaced(client):
+    decomposed = "Jo\u0308rg  Mu\u0308ller "
+    response = client.post(
+        f"{API}/sessions",
+        json={
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "players": ["Anton", "Berta", decomposed],
+            "name": "  Stamm\u0301tisch  ",
+        },
+    )
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["players"][2] == "Jörg Müller"
+
+
+def test_the_web_form_refuses_a_bidi_override_in_a_name(client):
+    from tests.test_web import new_table
+
+    response = new_table(client, players=["Anton", "Berta\u202e", "Charlotte"])
+    assert response.status_code == 422
+    assert "unsichtbare Zeichen" in response.get_data(as_text=True)
+
+
+def test_tournament_names_fit_every_table_name(app, client):
+    auth = organiser(app)
+    too_long = create(client, auth, ["A", "B", "C"], name="T" * 51)
+    assert too_long.status_code == 422
+    tid = create(client, auth, ["A", "B", "C"], name="T" * 50).get_json()["id"]
+    assert client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth).status_code == 201
+    # One stored before the limit (120 characters) still draws.
+    with app.app_context():
+        db.session.get(Tournament, tid).name = "L" * 120
+        db.session.commit()
+    tid2 = create(client, auth, ["A", "B", "C"], name="kurz").get_json()["id"]
+    with app.app_context():
+        db.session.get(Tournament, tid2).name = "L" * 120
+        db.session.commit()
+    assert client.post(f"{API}/tournaments/{tid2}/rounds", json={}, headers=auth).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("all_tricks", 0),
+        ("all_tricks", "yes"),
+        ("doublings", ""),
+        ("doublings", []),
+        ("doublings", 1.0),
+        ("points", True),
+        ("no_tricks", 1),
+    ],
+)
+def test_wrong_types_are_refused_even_when_falsy(client, field, value):
+    key = new_session(client)
+    response = client.post(f"{API}/sessions/{key}/hands", json={**HAND, field: value})
+    assert response.status_code == 422, (field, value)
+    assert field in response.get_json()["error"]["fields"]
+    assert client.get(f"{API}/sessions/{key}").get_json()["hand_count"] == 0
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_malformed_json(client, constant):
+    key = new_session(client)
+    body = '{"declarer": "Anton", "contract": "frage", "points": ' + constant + "}"
+    response = client.post(
+        f"{API}/sessions/{key}/hands", data=body, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert response.get_json()["error"]["code"] == "malformed_json"
+
+
+def test_an_oversized_chunked_body_is_413(client):
+    key = new_session(client)
+
+    def chunks():
+        yield b'{"declarer": "Anton", "contract": "frage", "points": 70, "x": "'
+        for _ in range(3 * 1024):
+            yield b"a" * 1024
+        yield b'"}'
+
+    response = client.post(
+        f"{API}/sessions/{key}/hands",
+        input_stream=chunks_stream(chunks()),
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        environ_base={"wsgi.input_terminated": True},  # as gunicorn says of chunked input
+    )
+    assert response.status_code == 413
+    assert client.get(f"{API}/sessions/{key}").get_json()["hand_count"] == 0
+
+
+def chunks_stream(parts):
+    import io
+
+    return io.BytesIO(b"".join(parts))
+
+
+def test_an_idempotency_key_reused_for_another_hand_is_422(client):
+    key = new_session(client)
+    path = f"{API}/sessions/{key}/hands"
+    first = client.post(path, json=HAND, headers={"Idempotency-Key": "k1"})
+    again = client.post(path, json=HAND, headers={"Idempotency-Key": "k1"})
+    assert first.status_code == again.status_code == 201
+    assert first.get_json() == again.get_json()
+    other = client.post(path, json={**HAND, "points": 80}, headers={"Idempotency-Key": "k1"})
+    assert other.status_code == 422
+    assert "Idempotency-Key" in other.get_json()["error"]["fields"]
+    assert client.get(f"{API}/sessions/{key}").get_json()["hand_count"] == 1
+
+
+def test_strohmandeln_takes_every_trick_as_the_valat(client):
+    response = client.post(
+        f"{API}/sessions",
+        json={"game": "strohmandeln", "system": "furr", "players": ["Anton", "Berta"]},
+    )
+    key = response.get_json()["key"]
+    by_flag = client.post(
+        f"{API}/sessions/{key}/hands",
+        json={"declarer": "Anton", "contract": "game", "points": 70, "all_tricks": True},
+    )
+    assert by_flag.status_code == 201, by_flag.get_json()
+    by_bonus = client.post(
+        f"{API}/sessions/{key}/hands",
+        json={
+            "declarer": "Berta",
+            "contract": "game",
+            "points": 70,
+            "bonuses": [{"id": "valat", "side": "declarer"}],
+        },
+    )
+    assert by_flag.get_json()["net"]["Anton"] == by_bonus.get_json()["net"]["Berta"] > 0
+    both = client.post(
+        f"{API}/sessions/{key}/hands",
+        json={
+            "declarer": "Anton",
+            "contract": "game",
+            "points": 70,
+            "all_tricks": True,
+            "bonuses": [{"id": "valat", "side": "declarer"}],
+        },
+    )
+    assert both.status_code == 201
+    assert both.get_json()["net"] == by_flag.get_json()["net"]

@@ -195,7 +195,13 @@ REJECTIONS = [
         "bonuses",
     ),
     ("tapp-valat-not-70", changed(TAPP, bonuses=[{"id": "valat"}]), "bonuses"),
-    ("strohmandeln-all-tricks", changed(STROH, points=70, all_tricks=True), "all_tricks"),
+    # Every trick is the declarer's Valat (see test_hardening), not the defenders'.
+    (
+        "strohmandeln-all-tricks-defenders-valat",
+        changed(STROH, points=70, all_tricks=True, bonuses=[{"id": "valat", "side": "defenders"}]),
+        "all_tricks",
+    ),
+    ("strohmandeln-no-tricks", changed(STROH, points=0, no_tricks=True), "no_tricks"),
 ]
 
 

@@ -807,7 +807,7 @@ def test_web_tournament_tables_qr_codes_standings_and_table_page(app, client):
     text = page.get_data(as_text=True)
     assert re.search(r'<meta http-equiv="refresh" content="\d+">', text)
     for name in players:
-        assert f"<td>{name}</td>" in text, name
+        assert f"<td><bdi>{name}</bdi></td>" in text, name
     assert public.get("/turnier/no-such-key/stand").status_code == 404
 
     # A tournament table's page counts hands "of N" and shows points, not euros.

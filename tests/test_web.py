@@ -83,7 +83,7 @@ def test_record_a_hand_and_see_the_explanation(client):
     )
     assert response.status_code == 302
     html = client.get(url).get_data(as_text=True)
-    assert "Spiel 1 eingetragen: Anton +0,80 €" in html
+    assert "Spiel 1 eingetragen: <bdi>Anton</bdi> +0,80 €" in html
     assert "Rückgängig" in html
     # The dealer moved on: Anton deals hand 2 and sits out.
     assert "gibt: <strong>Anton</strong> (setzt aus)" in html
@@ -232,8 +232,8 @@ def test_close_and_settle_up(client):
     html = client.get(url + "/abrechnung").get_data(as_text=True)
     # Hand won 70 of bid 61: 2 + 2·⌊9/5⌋ = 4 units = 40 ct from Berta and from Charlotte;
     # the untouched pot (4,00 €) is shared out, so everyone gets their stake back.
-    assert "Berta zahlt Anton <strong>0,40 €</strong>" in html
-    assert "Charlotte zahlt Anton <strong>0,40 €</strong>" in html
+    assert "<bdi>Berta</bdi> zahlt <bdi>Anton</bdi> <strong>0,40 €</strong>" in html
+    assert "<bdi>Charlotte</bdi> zahlt <bdi>Anton</bdi> <strong>0,40 €</strong>" in html
     # No more hands after closing.
     response = client.post(
         url + "/spiel",

@@ -3,19 +3,23 @@ players are parsed by `scorer.domain.facts`."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorer.api.errors import ApiError
 from scorer.validation import contains_nul
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object; 400 when it is not well-formed JSON or not an object."""
+    """The request's JSON object: strict JSON (no NaN or Infinity), within the size limit
+    however it is sent (413), an object (400 otherwise)."""
+    raw = body_bytes()
     try:
-        data = request.get_json(silent=True, force=True)
-    except RecursionError:
+        data = json.loads(raw, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
         data = None
     if data is None:
         raise ApiError(400, "malformed_json", "the body must be well-formed JSON")
@@ -24,6 +28,21 @@ def json_body() -> dict[str, Any]:
     if contains_nul(data):
         raise ApiError(400, "malformed_json", "text may not contain NUL characters")
     return data
+
+
+def body_bytes() -> bytes:
+    """The request body, or 413 when it is larger than MAX_CONTENT_LENGTH: werkzeug
+    checks a declared Content-Length, but cuts a chunked body off at the limit without a
+    word, so a body that fills the limit exactly counts as too large."""
+    raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    if limit is not None and len(raw) >= limit:
+        raise RequestEntityTooLarge(f"at most {limit - 1} bytes")
+    return raw
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def score_to_json(score, accounts) -> dict[str, Any]:

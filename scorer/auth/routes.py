@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import unicodedata
 from pathlib import Path
 
 import click
@@ -18,9 +19,12 @@ from sqlalchemy import func, select
 
 from scorer.auth import bp, credentials
 from scorer.auth.forms import LoginForm, SignupForm
+from scorer.domain import RuleError
+from scorer.domain.names import clean_name
 from scorer.extensions import db, limiter, login_manager, rate_limits_off
 from scorer.locks import lock_name
 from scorer.models import Organiser
+from scorer.table.messages import german
 
 login_manager.login_view = "auth.login"
 login_manager.login_message = "Bitte als Veranstalter anmelden."
@@ -75,7 +79,7 @@ def create_organiser(name: str, email: str, password: str) -> Organiser:
     email = email.strip().lower()
     if db.session.scalar(select(Organiser).where(Organiser.email == email)):
         raise ValueError("Diese E-Mail-Adresse hat schon ein Konto")
-    organiser = Organiser(name=name.strip(), email=email)
+    organiser = Organiser(name=clean_name(name, "name", 80), email=email)
     organiser.set_password(password)
     organiser.new_session_token()
     db.session.add(organiser)
@@ -84,8 +88,11 @@ def create_organiser(name: str, email: str, password: str) -> Organiser:
 
 
 def safe_next(target: str | None) -> str:
-    """Only same-site paths: never redirect to another host after login."""
-    if target and target.startswith("/") and not target.startswith("//"):
+    """Only same-site paths: never redirect to another host after login. Control
+    characters are dropped first (browsers drop tabs and newlines too: "/%09/evil" would
+    become "//evil", another host)."""
+    target = "".join(c for c in target or "" if unicodedata.category(c)[0] != "C")
+    if target.startswith("/") and not target.startswith(("//", "/\\")):
         return target
     return url_for("tournaments.index")
 
@@ -140,7 +147,11 @@ def signup():
         if anyone_signed_up():
             # Someone else was quicker: their account is the first.
             return redirect(url_for("auth.login"))
-        organiser = create_organiser(form.name.data, form.email.data, form.password.data)
+        try:
+            organiser = create_organiser(form.name.data, form.email.data, form.password.data)
+        except RuleError as exc:
+            form.name.errors = [german(m) for m in exc.fields.get("name", [])]
+            return render_template("auth/signup.html", form=form), 422
         db.session.commit()
         setup_code_path().unlink(missing_ok=True)
         login_user(organiser)

@@ -12,9 +12,12 @@ from typing import Any
 
 from scorer.domain.cardpoints import declarer_points
 from scorer.domain.model import POT, Bonus, Hand, RuleError
+from scorer.domain.names import clean_name
 from scorer.domain.registry import Game
 
 MAX_NAME = 40
+MAX_SEATS = 12
+"""More names than any table seats is not a list of players."""
 MAX_ID = 40
 MAX_BONUSES = 20
 STORED_FIELDS = frozenset(
@@ -37,14 +40,15 @@ BONUS_FIELDS = frozenset({"id", "side", "announced", "made"})
 
 
 def parse_players(value: Any, field: str = "players") -> list[str]:
-    """Player names: a list of 1..40 characters each, different, none called 'pot'."""
+    """Player names (`names.clean_name`): a list of 1..40 characters each, different,
+    none called 'pot'."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RuleError.one(field, "must be a list of names")
-    names = [v.strip() for v in value]
+    if len(value) > MAX_SEATS:
+        raise RuleError.one(field, f"at most {MAX_SEATS} names")
+    names = [clean_name(v, field, MAX_NAME) for v in value]
     if any(n.casefold() == POT for n in names):
         raise RuleError.one(field, f"'{POT}' is the name of the pot: choose another name")
-    if any(not n or len(n) > MAX_NAME for n in names):
-        raise RuleError.one(field, f"every name must have 1..{MAX_NAME} characters")
     if len({n.casefold() for n in names}) != len(names):
         raise RuleError.one(field, "names must be different")
     return names
@@ -91,10 +95,10 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
                 errors.update(exc.fields)
     flags = {}
     for flag in ("all_tricks", "no_tricks"):
-        flags[flag] = data.get(flag) or False
+        flags[flag] = False if data.get(flag) is None else data[flag]
         if not isinstance(flags[flag], bool):
             bad(flag, "must be true or false")
-    doublings = data.get("doublings") or 0
+    doublings = 0 if data.get("doublings") is None else data["doublings"]
     if not _whole(doublings):
         bad("doublings", "must be a whole number 0..5")
     dealer = data.get("dealer")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.domain.bonuses import check_bonuses, sign
-from scorer.domain.model import Hand, Line
+from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
 from scorer.domain.payments import direct
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
@@ -172,7 +172,7 @@ def bonus_points(
 def _payer(table: Table):
     def pay_table(deal: Deal) -> Draft:
         hand = deal.hand
-        valat = next((b for b in hand.bonuses if b.id == "valat" and b.made), None)
+        valat = made_valat(hand)
         if valat is not None:
             n, text = bonus_points(table, "valat", valat.side, True, valat.announced)
             result = "won" if n > 0 else "lost"
@@ -198,15 +198,26 @@ def _payer(table: Table):
     return pay_table
 
 
+def made_valat(hand: Hand) -> Bonus | None:
+    """The Valat the hand made: a Valat bonus, or every trick entered as `all_tricks`
+    (RULES §1), which is the declarer's unannounced Valat."""
+    valat = next((b for b in hand.bonuses if b.id == "valat" and b.made), None)
+    if valat is None and hand.all_tricks:
+        valat = Bonus("valat", "declarer", announced=False, made=True)
+    return valat
+
+
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
     table = TABLES[system.id]
     errors: dict[str, list[str]] = {}
-    if hand.all_tricks or hand.no_tricks:
-        errors["all_tricks"] = [
-            "enter every trick as the Valat bonus"
-            if "valat" in table.bonuses
-            else f"{table.name}'s table has no Valat"
-        ]
+    if hand.no_tricks:
+        errors["no_tricks"] = ["enter the defenders' Valat as the Valat bonus"]
+    if hand.all_tricks:
+        given = next((b for b in hand.bonuses if b.id == "valat"), None)
+        if "valat" not in table.bonuses:
+            errors["all_tricks"] = [f"{table.name}'s table has no Valat"]
+        elif given is not None and (given.side != "declarer" or not given.made):
+            errors["all_tricks"] = ["every trick to the declarer is the declarer's Valat"]
     messages = check_bonuses(
         hand.bonuses, table.bonus_ids(params), f"with {table.name}'s table at this table"
     )

@@ -22,8 +22,10 @@ from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_ID, MAX_NAME, STORED_FIELDS, parse_hand
 from scorer.domain.ledger import Ledger, LedgerState, final_balances
 from scorer.domain.model import POT
+from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
+from scorer.operations import MAX_HANDS, MAX_TABLE_NAME
 from scorer.validation import contains_nul
 
 if TYPE_CHECKING:
@@ -31,9 +33,7 @@ if TYPE_CHECKING:
 
 FORMAT = "haferl-session"
 VERSION = 1
-MAX_HANDS = 5000
 MAX_PLAYERS = 8
-MAX_TABLE_NAME = 80
 MAX_PARAMS = 64
 
 NOT_A_HAFERL_FILE = f"this is not a Haferl session file (format must be '{FORMAT}')"
@@ -306,11 +306,13 @@ def _players(value: Any, bad) -> list[str]:
     if not isinstance(value, list) or not 0 < len(value) <= MAX_PLAYERS:
         bad("players", f"must be a list of 1..{MAX_PLAYERS} names")
         return []
-    if not all(_text(v, MAX_NAME) and v == v.strip() for v in value):
-        bad(
-            "players",
-            f"every name must have 1..{MAX_NAME} characters, no spaces at the start or end",
-        )
+    try:
+        clean = [clean_name(v, "players", MAX_NAME) for v in value]
+    except RuleError as exc:
+        bad("players", exc.fields["players"][0])
+        return []
+    if clean != value:
+        bad("players", "names must be written as Haferl stores them (no extra spaces)")
         return []
     if len({v.casefold() for v in value}) != len(value):
         bad("players", "names must be different")

@@ -28,6 +28,7 @@ from werkzeug.utils import secure_filename
 
 from scorer import operations
 from scorer.api.errors import error_response
+from scorer.api.schema import body_bytes
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
 from scorer.domain import RuleError
 from scorer.exports import bp
@@ -118,7 +119,7 @@ def _import(raw: bytes) -> TableSession:
 
 @bp.post("/api/v1/sessions/import")
 def import_session():
-    raw = request.get_data(cache=False)
+    raw = body_bytes()
     if len(raw) > MAX_FILE_BYTES:
         return error_response(413, "too_large", f"at most {MAX_FILE_BYTES} bytes")
     try:

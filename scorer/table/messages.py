@@ -60,6 +60,20 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^(.+) is played by (.+) players$"), r"\1 spielen \2 Spieler"),
     (re.compile(r"^names must be different$"), "Die Namen müssen verschieden sein"),
     (re.compile(r"^every name must have 1\.\.40 characters$"), "Namen: 1 bis 40 Zeichen"),
+    (re.compile(r"^must have 1\.\.(\d+) characters$"), r"1 bis \1 Zeichen"),
+    (
+        re.compile(r"^may not contain control or invisible characters$"),
+        "Bitte ohne Steuer- oder unsichtbare Zeichen",
+    ),
+    (re.compile(r"^must be text$"), "muss Text sein"),
+    (
+        re.compile(r"^every trick to the declarer is the declarer's Valat$"),
+        "Alle Stiche beim Spieler sind seine Valat",
+    ),
+    (
+        re.compile(r"^enter the defenders' Valat as the Valat bonus$"),
+        "Die Valat der Gegenpartei bitte als Prämie »Valat« eintragen",
+    ),
     (re.compile(r"^must be at least (\d+)$"), r"mindestens \1"),
     (re.compile(r"^must be at most (\d+)$"), r"höchstens \1"),
     (

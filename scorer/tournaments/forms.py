@@ -26,7 +26,15 @@ TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]
 class TournamentForm(FlaskForm):
     game = HiddenField()
     system = HiddenField()
-    name = StringField("Name", [InputRequired("Name fehlt"), Length(max=120)])
+    name = StringField(
+        "Name",
+        [
+            InputRequired("Name fehlt"),
+            Length(
+                max=50, message="Höchstens 50 Zeichen (die Tischnamen hängen Runde und Tisch an)"
+            ),
+        ],
+    )
     day = DateField("Datum", [InputRequired("Datum fehlt")], default=date.today)
     rounds = IntegerField(
         "Runden",
