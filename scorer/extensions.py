@@ -23,6 +23,24 @@ limiter = Limiter(key_func=get_remote_address, default_limits=[])
 Redis or Memcached where several processes must share the counts."""
 
 
+NEW_TABLES = limiter.shared_limit(
+    "20 per minute; 200 per hour",
+    scope="new-tables",
+    methods=["POST"],
+    exempt_when=lambda: rate_limits_off(),
+)
+"""New tables per address, from the page and the API together: a club evening opens a
+handful; a script that opens thousands is refused (429)."""
+IMPORTS = limiter.shared_limit(
+    "10 per minute; 60 per hour",
+    scope="imports",
+    methods=["POST"],
+    exempt_when=lambda: rate_limits_off(),
+)
+PDFS = limiter.limit("20 per minute; 200 per hour", exempt_when=lambda: rate_limits_off())
+"""Score sheets per address (a fresh one takes seconds of a child process)."""
+
+
 def rate_limits_off() -> bool:
     """Per app: `RATE_LIMITS = False` (tests) exempts its requests. Flask-Limiter's own
     switch lives on the shared Limiter object, so a second app would flip it for all."""

@@ -374,3 +374,32 @@ def test_strohmandeln_takes_every_trick_as_the_valat(client):
     )
     assert both.status_code == 201
     assert both.get_json()["net"] == by_flag.get_json()["net"]
+
+
+def test_new_tables_imports_and_pdfs_are_limited_per_address(limited_app):
+    client = limited_app.test_client()
+    body = {"game": "haferltarock", "system": "parlett-units", "players": PLAYERS}
+    statuses = [client.post(f"{API}/sessions", json=body).status_code for _ in range(21)]
+    assert statuses[:20] == [201] * 20 and statuses[20] == 429
+    refused = client.post(f"{API}/sessions", json=body)
+    assert refused.get_json()["error"]["code"] == "too_many_requests"
+    assert client.post("/neu", data={}).status_code == 429  # the page shares the count
+    other = limited_app.test_client()
+    key = other.post(
+        f"{API}/sessions", json=body, environ_base={"REMOTE_ADDR": "10.1.1.1"}
+    ).get_json()["key"]
+    with limited_app.app_context():
+        assert db.session.query(TableSession).count() == 21
+    imports = [
+        other.post(
+            f"{API}/sessions/import", json={}, environ_base={"REMOTE_ADDR": "10.2.2.2"}
+        ).status_code
+        for _ in range(11)
+    ]
+    assert imports[:10] == [422] * 10 and imports[10] == 429
+    pdf = f"{API}/sessions/{key}/export.pdf"
+    assert other.get(pdf, environ_base={"REMOTE_ADDR": "10.3.3.3"}).status_code == 200
+    answers = [
+        other.get(pdf, environ_base={"REMOTE_ADDR": "10.3.3.3"}).status_code for _ in range(20)
+    ]
+    assert answers[:19] == [200] * 19 and answers[19] == 429

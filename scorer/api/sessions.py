@@ -14,7 +14,7 @@ from scorer.api.schema import json_body
 from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.model import POT
-from scorer.extensions import db
+from scorer.extensions import NEW_TABLES, db
 from scorer.models import HandRecord, HistoryEvent, TableSession
 from scorer.operations import HAND_COLUMNS
 from scorer.validation import whole_number
@@ -104,6 +104,7 @@ def _hand_from_request(data: dict[str, Any]):
 
 
 @bp.post("/sessions")
+@NEW_TABLES
 def create_session():
     data = json_body()
     players = parse_players(data.get("players"))

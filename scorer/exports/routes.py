@@ -40,7 +40,7 @@ from scorer.exports.data import (
     session_to_export,
 )
 from scorer.exports.pdf import score_sheet
-from scorer.extensions import csrf, db
+from scorer.extensions import IMPORTS, PDFS, csrf, db
 from scorer.models import TableSession
 from scorer.table.messages import german
 
@@ -118,6 +118,7 @@ def _import(raw: bytes) -> TableSession:
 
 
 @bp.post("/api/v1/sessions/import")
+@IMPORTS
 def import_session():
     raw = body_bytes()
     if len(raw) > MAX_FILE_BYTES:
@@ -135,6 +136,7 @@ csrf.exempt(import_session)
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@IMPORTS
 def import_page():
     form = ImportForm()
     if form.validate_on_submit():
@@ -181,6 +183,7 @@ def german_errors(exc: RuleError) -> list[str]:
 
 
 @bp.get("/api/v1/sessions/<key>/export.pdf")
+@PDFS
 def export_pdf():
     """The score sheet: shown in the browser's PDF viewer, printable from there."""
     session = g.session

@@ -25,7 +25,7 @@ from scorer.domain import GAMES, SYSTEMS, Bonus, Hand, RuleError
 from scorer.domain.cardpoints import bavarian_points, tarock_points
 from scorer.domain.ledger import LedgerState
 from scorer.exports.chart import balance_chart_svg, balance_series
-from scorer.extensions import db
+from scorer.extensions import NEW_TABLES, db
 from scorer.table import bp
 from scorer.table.forms import (
     MAX_PLAYERS,
@@ -136,6 +136,7 @@ def open_table():
 
 
 @bp.route("/neu", methods=["GET", "POST"])
+@NEW_TABLES
 def new_table():
     source = request.form if request.method == "POST" else request.args
     choose = ChooseGameForm(
