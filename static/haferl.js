@@ -30,6 +30,42 @@
     });
   });
 
+  // Tables used recently on this device: kept in its own storage, never in a cookie.
+  var RECENT_KEY = "haferl.recent", RECENT_MAX = 8;
+  function recentTables() {
+    try { return JSON.parse(localStorage.getItem(RECENT_KEY)) || []; } catch (e) { return []; }
+  }
+  var remember = document.querySelector("[data-remember]");
+  if (remember) {
+    var entry = {
+      url: remember.getAttribute("data-url"),
+      name: remember.getAttribute("data-name"),
+      summary: remember.getAttribute("data-summary")
+    };
+    var others = recentTables().filter(function (t) { return t.url !== entry.url; });
+    try {
+      localStorage.setItem(RECENT_KEY, JSON.stringify([entry].concat(others).slice(0, RECENT_MAX)));
+    } catch (e) { /* private mode: nothing remembered */ }
+  }
+  var recentBox = document.querySelector("[data-recent-tables]");
+  if (recentBox) {
+    var list = recentBox.querySelector("ul");
+    recentTables().forEach(function (t) {
+      if (typeof t.url !== "string" || t.url.indexOf("/t/") !== 0) return;
+      var link = document.createElement("a");
+      link.className = "button wide";
+      link.href = t.url;
+      var strong = document.createElement("strong");
+      strong.textContent = t.name;
+      link.appendChild(strong);
+      link.appendChild(document.createTextNode(" · " + t.summary));
+      var item = document.createElement("li");
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    if (list.children.length) recentBox.hidden = false;
+  }
+
   // Flash with Undo: stays a few seconds, then fades away.
   document.querySelectorAll("[data-autohide]").forEach(function (flash) {
     setTimeout(function () { flash.style.display = "none"; }, 12000);

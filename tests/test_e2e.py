@@ -156,6 +156,9 @@ EVENING = [
 
 
 def test_an_evening_on_a_tablet(page):
+    problems: list[str] = []  # CSP violations and script errors, from every page visited
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto("/")
     page.get_by_role("link", name="Neuer Tisch").click()
     page.select_option("#game", "haferltarock")
@@ -207,6 +210,31 @@ def test_an_evening_on_a_tablet(page):
     final = page.inner_text("ul.final")
     for name in players:
         assert re.search(rf"{name}\s+{re.escape(format_euros(balances[name], True))}", final)
+
+    # The start page lists the table from this device's storage; no cookie holds its key.
+    key = re.search(r"/t/([A-Za-z0-9_-]+)", page.url).group(1)
+    page.goto("/")
+    recent = page.locator("[data-recent-tables]")
+    assert recent.is_visible()
+    assert "Stammtisch Freitag" in recent.inner_text()
+    recent.get_by_role("link").first.click()
+    page.wait_for_url(f"**/t/{key}**")
+    cookies = page.context.cookies()
+    assert all(key not in c["value"] and key not in decoded(c["value"]) for c in cookies)
+    assert problems == [], problems
+
+
+def decoded(cookie: str) -> str:
+    """What a signed (not encrypted) Flask session cookie says, readable by anyone."""
+    import base64
+    import zlib
+
+    payload = cookie.lstrip(".").split(".")[0]
+    data = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    try:
+        return zlib.decompress(data).decode(errors="replace")
+    except zlib.error:
+        return data.decode(errors="replace")
 
 
 def test_chromium_is_installed_in_ci():

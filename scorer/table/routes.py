@@ -16,7 +16,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 
@@ -42,7 +41,6 @@ from scorer.table.messages import german
 from scorer.table.view import game_and_system, seats
 from scorer.validation import whole_number
 
-RECENT = 8
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
 ANNOUNCEABLE = {"tapp-tarock": ("pagat_ultimo", "valat"), "strohmandeln": ("rostopschin",)}
 BIRDS = {"strohmandeln": ("pagat_ultimo", "uhu", "kakadu", "quapil")}
@@ -92,28 +90,14 @@ def conflict(exc: operations.Conflict):
     return redirect(url_for("table.index"))
 
 
-def remember(key: str) -> None:
-    """Tables used recently on this device (kept in the signed session cookie)."""
-    recent = [k for k in session.get("recent", []) if k != key]
-    session["recent"] = [key, *recent][:RECENT]
-
-
 # --- start, open, new table ------------------------------------------------------------
 
 
 @bp.get("/")
 def index():
-    keys = session.get("recent", [])
-    tables = []
-    if keys:
-        found = {
-            t.key: t
-            for t in db.session.scalars(
-                db.select(operations.TableSession).where(operations.TableSession.key.in_(keys))
-            )
-        }
-        tables = [found[k] for k in keys if k in found]
-    return render_template("index.html", tables=tables, open_form=OpenTableForm(), games=GAMES)
+    """The start page. The tables used recently on this device are listed by haferl.js
+    from the device's own storage: no cookie carries a table's key."""
+    return render_template("index.html", open_form=OpenTableForm())
 
 
 @bp.post("/oeffnen")
@@ -173,7 +157,6 @@ def new_table():
             form.form_errors.append(german(str(exc)))
         else:
             db.session.commit()
-            remember(table.key)
             return redirect(url_for("table.table", key=table.key))
     status = 422 if request.method == "POST" else 200
     return render_template(
@@ -212,7 +195,6 @@ def table_hand_form(formdata=None, data=None):
 
 @bp.get("/t/<key>")
 def table():
-    remember(g.table.key)
     form = table_hand_form()
     return render_table(form)
 
