@@ -53,8 +53,9 @@ def test_create_table_and_open_it(client):
     # The dealer who sits out cannot be tapped as declarer.
     assert 'name="declarer" value="Dieter"' not in html
     assert 'name="declarer" value="Anton"' in html
-    # The start page now remembers the table.
-    assert "Stammtisch" in client.get("/").get_data(as_text=True)
+    # The table page leaves what the start page lists (from localStorage: see test_e2e).
+    assert 'data-remember data-url="/t/' in html and 'data-name="Stammtisch' in html
+    assert "Stammtisch" not in client.get("/").get_data(as_text=True)
 
 
 def test_new_table_errors_beside_the_fields(client):
