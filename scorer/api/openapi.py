@@ -1,0 +1,436 @@
+"""The OpenAPI 3.1 description of the JSON API, served at `/api/v1/openapi.json`.
+
+Written out by hand from API.md (the contract) rather than generated: the routes are
+plain Flask views. `tests/test_openapi.py` keeps it honest: every API route is described
+here with its methods, every described route exists, and the fuzz test sends requests
+made from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+
+from scorer.api import bp
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+def answer(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description}
+    if schema is not None:
+        out["content"] = {"application/json": {"schema": schema}}
+    return out
+
+
+ERRORS = {
+    "400": {"$ref": "#/components/responses/Malformed"},
+    "413": {"$ref": "#/components/responses/TooLarge"},
+    "415": {"$ref": "#/components/responses/NotJson"},
+    "422": {"$ref": "#/components/responses/BrokenRule"},
+    "429": {"$ref": "#/components/responses/TooMany"},
+}
+NOT_FOUND = {"404": {"$ref": "#/components/responses/NotFound"}}
+CONFLICT = {"409": {"$ref": "#/components/responses/Conflict"}}
+AUTH = {"401": {"$ref": "#/components/responses/Unauthorized"}}
+BASIC = [{"basic": []}]
+
+KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+TOURNAMENT = {
+    "name": "tournament_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer"},
+}
+
+
+def operation(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"summary": summary, "responses": responses, **extra}
+
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    "fields": {
+                        "type": "object",
+                        "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            }
+        },
+    },
+    "Bonus": {
+        "type": "object",
+        "required": ["id"],
+        "properties": {
+            "id": {"type": "string"},
+            "side": {"enum": ["declarer", "defenders"]},
+            "announced": {"type": "boolean"},
+            "made": {"type": "boolean"},
+        },
+        "additionalProperties": False,
+    },
+    "Hand": {
+        "type": "object",
+        "required": ["declarer", "contract"],
+        "properties": {
+            "declarer": {"type": "string", "maxLength": 40},
+            "contract": {"type": "string"},
+            "trump": {"type": ["string", "null"]},
+            "bid": {"oneOf": [{"type": "integer"}, {"const": "durch"}]},
+            "points": {"type": ["integer", "null"]},
+            "defender_points": {"type": ["integer", "null"]},
+            "all_tricks": {"type": ["boolean", "null"]},
+            "no_tricks": {"type": ["boolean", "null"]},
+            "doublings": {"type": ["integer", "null"], "minimum": 0, "maximum": 5},
+            "bonuses": {"type": ["array", "null"], "items": ref("Bonus"), "maxItems": 20},
+            "dealer": {"type": ["string", "null"]},
+        },
+        "additionalProperties": False,
+    },
+    "HandEdit": {
+        "allOf": [ref("Hand")],
+        "properties": {"version": {"type": "integer"}},
+        "required": ["version"],
+    },
+    "StoredHand": {
+        "type": "object",
+        "properties": {
+            "number": {"type": "integer"},
+            "version": {"type": "integer"},
+            "dealer": {"type": "string"},
+            "sitting_out": {"type": ["string", "null"]},
+            "hand": {"type": "object"},
+            "result": {"enum": ["won", "lost", "draw"]},
+            "net": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "explanation": {"type": "array", "items": {"type": "object"}},
+            "round": {"type": "integer"},
+            "new_round": {"type": "boolean"},
+            "round_end": {"type": "boolean"},
+            "pot_after": {"type": "integer"},
+        },
+    },
+    "NewSession": {
+        "type": "object",
+        "required": ["game", "system", "players"],
+        "properties": {
+            "name": {"type": "string", "maxLength": 80},
+            "game": {"type": "string"},
+            "system": {"type": "string"},
+            "params": {"type": "object"},
+            "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
+            "first_dealer": {"type": "string"},
+        },
+    },
+    "Session": {
+        "type": "object",
+        "properties": {
+            "key": {"type": "string"},
+            "name": {"type": "string"},
+            "game": {"type": "string"},
+            "system": {"type": "string"},
+            "params": {"type": "object"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "balances": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "round": {"type": "integer"},
+            "next_dealer": {"type": "string"},
+            "hand_count": {"type": "integer"},
+            "closed": {"type": "boolean"},
+            "hands": {"type": "array", "items": ref("StoredHand")},
+        },
+    },
+    "ScoreRequest": {
+        "type": "object",
+        "required": ["game", "system", "players", "hand"],
+        "properties": {
+            "game": {"type": "string"},
+            "system": {"type": "string"},
+            "params": {"type": "object"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "hand": ref("Hand"),
+        },
+    },
+    "NewTournament": {
+        "type": "object",
+        "required": ["name", "game", "system", "players"],
+        "properties": {
+            "name": {"type": "string", "maxLength": 50},
+            "date": {"type": "string", "format": "date"},
+            "game": {"type": "string"},
+            "system": {"type": "string"},
+            "params": {"type": "object"},
+            "rounds": {"type": "integer", "minimum": 1, "maximum": 20},
+            "deals_per_player": {"type": "integer", "minimum": 1, "maximum": 20},
+            "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
+        },
+    },
+    "Player": {
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"type": "string", "maxLength": 40}},
+    },
+    "Swap": {
+        "type": "object",
+        "required": ["a", "b"],
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+    },
+    "Object": {"type": "object"},
+}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return answer(description, ref("Error"))
+
+
+RESPONSES = {
+    "Malformed": _error("The body is not well-formed JSON, or not an object."),
+    "TooLarge": _error("The body is larger than 2 MB."),
+    "NotJson": _error("The body is not application/json."),
+    "BrokenRule": _error("The request breaks a rule; `fields` says which."),
+    "TooMany": _error("Too many requests from this address (or wrong passwords)."),
+    "NotFound": _error("No such table, hand, tournament or round."),
+    "Conflict": _error("A stale version, a closed evening or round."),
+    "Unauthorized": _error("HTTP Basic credentials of an organiser are needed."),
+}
+
+S = "/api/v1/sessions/{key}"
+T = "/api/v1/tournaments/{tournament_id}"
+
+PATHS: dict[str, Any] = {
+    "/api/v1/openapi.json": {
+        "get": operation("This document", {"200": answer("OpenAPI 3.1", ref("Object"))})
+    },
+    "/api/v1/games": {
+        "get": operation("Games, payment systems and their parameters", {"200": answer("Games")})
+    },
+    "/api/v1/score": {
+        "post": operation(
+            "Score one hand without storing it",
+            {"200": answer("The result, net amounts, postings, explanation"), **ERRORS},
+            requestBody=body(ref("ScoreRequest")),
+        )
+    },
+    "/api/v1/sessions": {
+        "post": operation(
+            "Open a table",
+            {"201": answer("The session", ref("Session")), **ERRORS},
+            requestBody=body(ref("NewSession")),
+        )
+    },
+    "/api/v1/sessions/import": {
+        "post": operation(
+            "Import a JSON export as a new table",
+            {"201": answer("The session", ref("Session")), **ERRORS, **CONFLICT},
+            requestBody=body(ref("Object")),
+        )
+    },
+    S: {
+        "get": operation(
+            "A table with every hand (ETag: the table's version)",
+            {
+                "200": answer("The session", ref("Session")),
+                "304": answer("Not changed since If-None-Match"),
+                **NOT_FOUND,
+            },
+            parameters=[KEY],
+        )
+    },
+    S + "/hands": {
+        "post": operation(
+            "Record a hand (Idempotency-Key makes a retry return the first result)",
+            {
+                "201": answer("The stored hand", ref("StoredHand")),
+                **ERRORS,
+                **NOT_FOUND,
+                **CONFLICT,
+            },
+            parameters=[
+                KEY,
+                {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}},
+            ],
+            requestBody=body(ref("Hand")),
+        )
+    },
+    S + "/hands/{number}": {
+        "get": operation(
+            "One hand",
+            {"200": answer("The hand", ref("StoredHand")), **NOT_FOUND},
+            parameters=[KEY, NUMBER],
+        ),
+        "put": operation(
+            "Correct a hand read at `version`; later hands are settled again",
+            {"200": answer("The hand", ref("StoredHand")), **ERRORS, **NOT_FOUND, **CONFLICT},
+            parameters=[KEY, NUMBER],
+            requestBody=body(ref("HandEdit")),
+        ),
+        "delete": operation(
+            "Strike a hand out (kept in the history)",
+            {"204": answer("Voided"), **ERRORS, **NOT_FOUND, **CONFLICT},
+            parameters=[
+                KEY,
+                NUMBER,
+                {"name": "version", "in": "query", "required": True, "schema": {"type": "integer"}},
+            ],
+        ),
+    },
+    S + "/settlement": {
+        "get": operation(
+            "Balances with the pot shared out, and the fewest transfers",
+            {"200": answer("Settlement"), **NOT_FOUND},
+            parameters=[KEY],
+        )
+    },
+    S + "/close": {
+        "post": operation(
+            "End the evening",
+            {"200": answer("The session", ref("Session")), **ERRORS, **NOT_FOUND, **CONFLICT},
+            parameters=[KEY],
+        )
+    },
+    S + "/history": {
+        "get": operation("Every change", {"200": answer("Events"), **NOT_FOUND}, parameters=[KEY])
+    },
+    **{
+        S + f"/export.{kind}": {
+            "get": operation(
+                f"The evening as {kind.upper()}",
+                {"200": {"description": kind.upper()}, **NOT_FOUND, "429": ERRORS["429"]},
+                parameters=[KEY],
+            )
+        }
+        for kind in ("csv", "json", "pdf")
+    },
+    "/api/v1/standings/{tournament_key}": {
+        "get": operation(
+            "Public standings of a tournament",
+            {"200": answer("Standings"), **NOT_FOUND},
+            parameters=[
+                {
+                    "name": "tournament_key",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string"},
+                }
+            ],
+        )
+    },
+    "/api/v1/tournaments": {
+        "get": operation(
+            "The organiser's tournaments", {"200": answer("List"), **AUTH}, security=BASIC
+        ),
+        "post": operation(
+            "Create a tournament",
+            {"201": answer("The tournament"), **ERRORS, **AUTH},
+            security=BASIC,
+            requestBody=body(ref("NewTournament")),
+        ),
+    },
+    T: {
+        "get": operation(
+            "A tournament",
+            {"200": answer("Tournament"), **AUTH, **NOT_FOUND},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+        )
+    },
+    T + "/players": {
+        "post": operation(
+            "A late entry",
+            {"201": answer("The player"), **ERRORS, **AUTH, **NOT_FOUND, **CONFLICT},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+            requestBody=body(ref("Player")),
+        )
+    },
+    T + "/players/{name}": {
+        "delete": operation(
+            "A withdrawal after the current round",
+            {"204": answer("Withdrawn"), **AUTH, **NOT_FOUND},
+            security=BASIC,
+            parameters=[
+                TOURNAMENT,
+                {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+            ],
+        )
+    },
+    T + "/rounds": {
+        "post": operation(
+            "Draw the next round (send `{}` as application/json)",
+            {"201": answer("The round"), **ERRORS, **AUTH, **NOT_FOUND, **CONFLICT},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+            requestBody=body(ref("Object")),
+        )
+    },
+    T + "/rounds/{number}": {
+        "get": operation(
+            "A round with its tables",
+            {"200": answer("Round"), **AUTH, **NOT_FOUND},
+            security=BASIC,
+            parameters=[TOURNAMENT, NUMBER],
+        )
+    },
+    T + "/rounds/{number}/swap": {
+        "post": operation(
+            "Swap two players before the round starts",
+            {"200": answer("The round"), **ERRORS, **AUTH, **NOT_FOUND, **CONFLICT},
+            security=BASIC,
+            parameters=[TOURNAMENT, NUMBER],
+            requestBody=body(ref("Swap")),
+        )
+    },
+    T + "/rounds/{number}/close": {
+        "post": operation(
+            "Close a round (send `{}` as application/json)",
+            {"200": answer("The round"), **ERRORS, **AUTH, **NOT_FOUND, **CONFLICT},
+            security=BASIC,
+            parameters=[TOURNAMENT, NUMBER],
+            requestBody=body(ref("Object")),
+        )
+    },
+    T + "/standings": {
+        "get": operation(
+            "Standings",
+            {"200": answer("Standings"), **AUTH, **NOT_FOUND},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+        )
+    },
+}
+
+DOCUMENT: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Haferl API",
+        "version": "1",
+        "description": "Score keeping and settle-up for Tarock. Amounts are integer cents; "
+        'errors are {"error": {"code", "message", "fields"}}.',
+    },
+    "paths": PATHS,
+    "components": {
+        "schemas": SCHEMAS,
+        "responses": RESPONSES,
+        "securitySchemes": {"basic": {"type": "http", "scheme": "basic"}},
+    },
+}
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(DOCUMENT)
