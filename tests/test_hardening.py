@@ -403,3 +403,14 @@ def test_new_tables_imports_and_pdfs_are_limited_per_address(limited_app):
         other.get(pdf, environ_base={"REMOTE_ADDR": "10.3.3.3"}).status_code for _ in range(20)
     ]
     assert answers[:19] == [200] * 19 and answers[19] == 429
+
+
+def test_a_tournament_player_called_pot_is_refused(app, client):
+    auth = organiser(app)
+    refused = create(client, auth, ["A", "B", "Pot"])
+    assert refused.status_code == 422
+    assert "pot" in str(refused.get_json()["error"]["fields"]["players"])
+    tid = create(client, auth, ["A", "B", "C"]).get_json()["id"]
+    late = client.post(f"{API}/tournaments/{tid}/players", json={"name": "POT"}, headers=auth)
+    assert late.status_code == 422
+    assert client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth).status_code == 201
