@@ -30,3 +30,21 @@ def test_module_imports_first(module):
         timeout=60,
     )
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_the_domain_imports_without_flask_or_sqlalchemy():
+    """The rules engine stands alone: importing it (and every module in it) loads no web
+    framework, database layer or rate limiter."""
+    code = (
+        "import sys, pkgutil, importlib, scorer.domain\n"
+        "for m in pkgutil.walk_packages(scorer.domain.__path__, 'scorer.domain.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "bad = sorted(n for n in sys.modules if n.split('.')[0] in "
+        "('flask', 'sqlalchemy', 'flask_limiter', 'flask_sqlalchemy', 'werkzeug', 'weasyprint'))\n"
+        "print(bad)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]", result.stdout

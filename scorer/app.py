@@ -1,0 +1,125 @@
+"""The application factory of Haferl: `create_app` reads defaults, then
+`instance/config.py` if present, then `SCORER_*` environment variables, then the test
+mapping, and binds the extensions and blueprints.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, abort, request
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from werkzeug.routing import BaseConverter
+
+from scorer import security
+from scorer.extensions import csrf, db, limiter, login_manager, migrate
+from scorer.locks import release_writer
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_path=str(PROJECT_ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'haferl.sqlite3'}",
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
+        RATELIMIT_STORAGE_URI="memory://",
+        **security.DEFAULTS,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    database_url = os.environ.get("SCORER_DATABASE_URL")
+    if database_url:
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    app.config.from_prefixed_env("SCORER")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = _driver_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+    @app.teardown_appcontext
+    def end_write(exc: BaseException | None) -> None:
+        """A request that took its turn to write gives it back, however it ended
+        (registered before Flask-SQLAlchemy's, so it runs after the session is closed)."""
+        release_writer()
+
+    app.json.sort_keys = False
+    app.url_map.converters["n"] = NumberConverter
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    limiter.init_app(app)
+    security.init_app(app)
+
+    from scorer import api, models, web  # noqa: F401  (models: for migrations)
+
+    @app.before_request
+    def refuse_nul_characters():
+        """No text with NUL characters gets near the database (PostgreSQL refuses them)."""
+        values = [request.path, *request.args.values(), *request.form.values()]
+        if any("\x00" in value for value in values):
+            abort(400, "Text darf kein NUL-Zeichen enthalten.")
+
+    app.register_blueprint(api.bp)
+    web.init_app(app)
+    return app
+
+
+def _driver_url(url: str) -> str:
+    """PostgreSQL URLs use psycopg 3 (the driver the project installs)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret key generated on first run and kept in the instance folder (never committed)."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+class NumberConverter(BaseConverter):
+    """`<n:number>`: a whole number that fits the database's integer columns. Longer digit
+    strings match no route (404) instead of overflowing the database."""
+
+    regex = r"\d{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(int(value))
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
+    """SQLite: write-ahead log and normal sync (a committed hand survives a crash of the
+    app; only a power cut can lose the last commit), enforced foreign keys, and a writer
+    that waits up to 20 s for another's `BEGIN IMMEDIATE` instead of failing."""
+    if type(dbapi_connection).__module__ != "sqlite3":
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=20000")
+    cursor.close()
