@@ -13,7 +13,7 @@ Databases: always a SQLite file in a temporary directory (one process with 8 thr
 SCORER_BENCH_DATABASE_URL names one (that database is EMPTIED before and after: all of the
 project's tables are dropped), or with `--pg-throwaway`, which starts a PostgreSQL of its
 own (initdb/pg_ctl, like `.ci/postgres`, as the user postgres when run as root) on
-127.0.0.1:54330 in a temporary directory and removes it afterwards. PostgreSQL gets the
+127.0.0.1 (a free port) in a temporary directory and removes it afterwards. PostgreSQL gets the
 worker processes `scorer.serve` gives it.
 
 On each server, one after another:
@@ -59,7 +59,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import LOOPBACK, call, empty, migrate_fresh, start_server  # noqa: E402
+from tests.servers import LOOPBACK, call, empty, free_port, migrate_fresh, start_server  # noqa: E402
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]
 SPREAD_TABLES = 5
@@ -75,7 +75,6 @@ Flat-out legs measure throughput; their answer times are mostly the queue (Littl
 BIG_EVENING = 1990
 """Hands of the evening whose sheet is printed during the last leg; each print records
 one more hand first (a fresh render, not the cache), staying under the 2,000 limit."""
-THROWAWAY_PORT = 54330
 THROWAWAY_DATABASE = "haferl_bench"
 ERROR_MARKS = ("Traceback", "[ERROR]", "[CRITICAL]", "WORKER TIMEOUT")
 
@@ -418,7 +417,7 @@ def postgres_bindir() -> Path | None:
 
 @contextlib.contextmanager
 def throwaway_postgres() -> Iterator[str]:
-    """A PostgreSQL of our own on 127.0.0.1:54330 in a temporary directory, as in
+    """A PostgreSQL of our own on 127.0.0.1 (a free port) in a temporary directory, as in
     `.ci/postgres`; yields its URL and removes it afterwards."""
     bindir = postgres_bindir()
     if bindir is None:
@@ -439,17 +438,19 @@ def throwaway_postgres() -> Iterator[str]:
     started = False
     try:
         as_postgres("initdb", "-D", str(data), "-A", "trust", "-U", "postgres")
-        options = f"-k {directory} -p {THROWAWAY_PORT} -c listen_addresses={LOOPBACK}"
+        # A free port, not a fixed one: a fixed port can be held by a socket in TIME-WAIT.
+        throwaway_port = free_port()
+        options = f"-k {directory} -p {throwaway_port} -c listen_addresses={LOOPBACK}"
         log = str(directory / "log")
         as_postgres("pg_ctl", "-D", str(data), "-l", log, "-w", "-o", options, "start")
         started = True
-        port = str(THROWAWAY_PORT)
+        port = str(throwaway_port)
         as_postgres("createdb", "-h", LOOPBACK, "-p", port, "-U", "postgres", THROWAWAY_DATABASE)
         version = subprocess.run(
             [str(bindir / "postgres"), "--version"], capture_output=True, text=True
         ).stdout.strip()
-        print(f"\nthrowaway {version} on {LOOPBACK}:{THROWAWAY_PORT} in {directory}")
-        yield f"postgresql://postgres@{LOOPBACK}:{THROWAWAY_PORT}/{THROWAWAY_DATABASE}"
+        print(f"\nthrowaway {version} on {LOOPBACK}:{throwaway_port} in {directory}")
+        yield f"postgresql://postgres@{LOOPBACK}:{throwaway_port}/{THROWAWAY_DATABASE}"
     finally:
         if started:
             with contextlib.suppress(subprocess.CalledProcessError):
@@ -478,8 +479,9 @@ def main() -> int:
     parser.add_argument(
         "--pg-throwaway",
         action="store_true",
-        help=f"also run on a throwaway PostgreSQL on {LOOPBACK}:{THROWAWAY_PORT}",
+        help=f"also run on a throwaway PostgreSQL on {LOOPBACK} (a free port)",
     )
+    parser.add_argument("--skip-sqlite", action="store_true", help="run the PostgreSQL legs only")
     args = parser.parse_args()
     if args.hands < 1 or args.tablets < 1:
         parser.error("--hands and --tablets must be at least 1")
@@ -498,9 +500,10 @@ def main() -> int:
         tmp_path = Path(tmp)
         size = (args.tablets, args.hands)
         sqlite_url = f"sqlite:///{tmp_path / 'load.sqlite3'}"
-        legs += run_database(
-            "SQLite (1 process × 8 threads)", sqlite_url, *size, tmp_path / "sqlite.log"
-        )
+        if not args.skip_sqlite:
+            legs += run_database(
+                "SQLite (1 process × 8 threads)", sqlite_url, *size, tmp_path / "sqlite.log"
+            )
         pg_label = f"PostgreSQL ({postgres_workers()} processes × 8 threads)"
         if args.postgres:
             try:

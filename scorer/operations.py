@@ -90,22 +90,31 @@ def get_session(key: str) -> TableSession:
 def session_for_write(key: str) -> TableSession:
     """The session named by `key`, locked for this transaction (see `scorer.locks`). A
     tournament table's round is locked first: the round closes when its last table is
-    done, and the order round → table is the one every writer keeps."""
+    done, and the order round → table is the one every writer keeps.
+
+    On PostgreSQL one statement locks the table and says whether it belongs to a round;
+    only then (rarely) is the lock given back and taken again in the round's order."""
     if not KEY_SHAPE.fullmatch(key):
         raise NotFound("no table with this key")
     begin_write()
-    if not sqlite():  # SQLite's one writer at a time already excludes everyone else
-        round_id = db.session.scalar(
-            select(TournamentTable.round_id)
-            .join(TableSession, TableSession.id == TournamentTable.session_id)
+    if sqlite():  # one writer at a time already excludes everyone else
+        found = lock_more(TableSession, TableSession.key == key)
+    else:
+        row = db.session.execute(
+            select(TableSession, TournamentTable.round_id)
+            .outerjoin(TournamentTable, TournamentTable.session_id == TableSession.id)
             .where(TableSession.key == key)
-        )
+            .with_for_update(of=TableSession)
+            .execution_options(populate_existing=True)
+        ).first()
+        found, round_id = row if row is not None else (None, None)
         if round_id is not None:
+            begin_write()
             lock_more(TournamentRound, TournamentRound.id == round_id)
-    session = lock_more(TableSession, TableSession.key == key)
-    if session is None:
+            found = lock_more(TableSession, TableSession.key == key)
+    if found is None:
         raise NotFound("no table with this key")
-    return session
+    return found
 
 
 def create_session(
