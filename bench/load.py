@@ -259,23 +259,15 @@ def print_sheets(port: int, key: str | None, leg: Leg, stop: threading.Event) ->
 
 
 def big_evening(url: str, hands: int) -> str:
-    """A table with `hands` hands, built directly through `operations` on `url`."""
-    from scorer import create_app, operations
-    from scorer.domain import Hand
+    """A table with `hands` hands on `url`, built as `bench/big_evening.py` builds it."""
+    from big_evening import build  # bench/ is the script's own directory
+
+    from scorer import create_app
     from scorer.extensions import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
+    key = build(app, hands)
     with app.app_context():
-        session = operations.create_session(
-            "Großer Abend", "tarok", "points-kasse", {}, PLAYERS, None
-        )
-        for n in range(hands):
-            operations.record_hand(
-                session, Hand(PLAYERS[n % 3], "frage", trump="gras", points=40 + n * 37 % 80)
-            )
-        db.session.commit()
-        key = session.key
-        db.session.remove()
         db.engine.dispose()
     return key
 

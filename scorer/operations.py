@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import re
 import secrets
-import unicodedata
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
 from scorer.domain import Hand, RuleError
-from scorer.domain.facts import parse_players
+from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.ledger import Entry, Ledger, LedgerState, final_balances
 from scorer.domain.names import clean_name
 from scorer.domain.params import resolve
@@ -134,8 +133,8 @@ def create_session(
     declared = rules.game.all_params(rules.system)
     stored = {p.name: p.to_json(rules.params[p.name]) for p in declared}
     players = parse_players(players)
-    if first_dealer is not None:
-        first_dealer = " ".join(unicodedata.normalize("NFC", first_dealer).split())
+    if first_dealer:
+        first_dealer = clean_name(first_dealer, "first_dealer", MAX_NAME)
     ledger = Ledger(
         rules,
         tuple(players),

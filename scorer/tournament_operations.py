@@ -303,6 +303,11 @@ def close_round(round_: TournamentRound) -> None:
     lock_round(round_)
     if round_.closed:
         raise TournamentError(f"round {round_.number} is closed already")
+    _close_locked(round_)
+
+
+def _close_locked(round_: TournamentRound) -> None:
+    """Close the round and its open tables; the caller holds `lock_round`."""
     for table in round_.tables:
         if not table.session.closed:
             operations.close_session(table.session)
@@ -324,7 +329,7 @@ def close_round_if_done(session: TableSession) -> bool:
     lock_round(round_)
     if round_.closed or not all(t.session.done for t in round_.tables):
         return False
-    close_round(round_)
+    _close_locked(round_)
     return True
 
 

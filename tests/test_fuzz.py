@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorer.api.openapi import DOCUMENT
+from scorer.domain.facts import BONUS_FIELDS, REQUEST_FIELDS
 from scorer.extensions import db
 from scorer.models import (
     HandRecord,
@@ -31,17 +32,9 @@ from tests.test_tournaments import basic, create, organiser
 
 OPERATIONS = sorted((path, method) for path, ops in DOCUMENT["paths"].items() for method in ops)
 FIELDS = [
-    "declarer",
-    "contract",
-    "trump",
-    "bid",
-    "points",
-    "defender_points",
-    "all_tricks",
-    "no_tricks",
-    "doublings",
-    "bonuses",
-    "dealer",
+    *sorted(REQUEST_FIELDS),
+    *sorted(BONUS_FIELDS),
+    # Fields of the other bodies (sessions, tournaments, swaps, imports, edits).
     "version",
     "players",
     "game",
@@ -57,10 +50,6 @@ FIELDS = [
     "b",
     "format",
     "hands",
-    "id",
-    "side",
-    "announced",
-    "made",
 ]
 HOSTILE_TEXT = st.sampled_from(
     [
