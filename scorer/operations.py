@@ -24,7 +24,6 @@ from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.ledger import Entry, Ledger, LedgerState, final_balances
 from scorer.domain.names import clean_name
-from scorer.domain.params import resolve
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
 from scorer.extensions import db
@@ -323,6 +322,32 @@ def live_hand_rows(session: TableSession) -> list[Mapping[str, Any]]:
     return [row._mapping for row in rows]
 
 
+def latest_hands(session: TableSession, count: int) -> list[HandRecord]:
+    """The last `count` live hands, the latest first."""
+    return list(
+        db.session.scalars(
+            select(HandRecord)
+            .where(HandRecord.session_id == session.id, HandRecord.voided.is_(False))
+            .order_by(HandRecord.number.desc())
+            .limit(count)
+        )
+    )
+
+
+def live_hand(session: TableSession, number: int) -> HandRecord:
+    """Hand `number` of the session unless it was voided; NotFound otherwise."""
+    record = db.session.scalar(
+        select(HandRecord).where(
+            HandRecord.session_id == session.id,
+            HandRecord.number == number,
+            HandRecord.voided.is_(False),
+        )
+    )
+    if record is None:
+        raise NotFound(f"no hand number {number} at this table")
+    return record
+
+
 def hands_numbered(session: TableSession, first: int, last: int) -> list[HandRecord]:
     """The hands numbered `first`..`last`, voided ones included: one page of the list."""
     return list(
@@ -391,11 +416,6 @@ def _changed(session: TableSession) -> None:
     """Every write bumps the table's version: exports cached per version go stale."""
     session.version += 1
     session.updated_at = utcnow()
-
-
-def params_for_form(session: TableSession) -> dict[str, Any]:
-    rules = rules_for(session)
-    return resolve(rules.game.all_params(rules.system), session.params)
 
 
 def _cache(record: HandRecord, entry: Entry, state: LedgerState) -> None:

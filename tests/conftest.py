@@ -97,3 +97,50 @@ class DefaultFields(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "select":
             self._select = None
+
+
+class PostedFields(HTMLParser):
+    """What a browser posts, untouched, from the form `form_id` of a page: checked radios
+    and checkboxes, every other input's value, each select's chosen option."""
+
+    def __init__(self, form_id: str):
+        super().__init__()
+        self.form_id = form_id
+        self.values: list[tuple[str, str]] = []
+        self.names: set[str] = set()
+        """Every field the form has, posted or not."""
+        self._inside = False
+        self._select: str | None = None
+        self._chosen: dict[str, str] = {}
+        self._first: dict[str, str] = {}
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self._inside = a.get("id") == self.form_id
+        if not self._inside:
+            return
+        name = a.get("name", "")
+        if tag in ("input", "select") and name:
+            self.names.add(name)
+        if tag == "input" and name:
+            kind = a.get("type", "text")
+            if kind in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.values.append((name, a.get("value") or "on"))
+            elif kind not in ("submit", "button"):
+                self.values.append((name, a.get("value", "")))
+        elif tag == "select":
+            self._select = name
+        elif tag == "option" and self._select:
+            self._first.setdefault(self._select, a.get("value", ""))
+            if "selected" in a:
+                self._chosen[self._select] = a.get("value", "")
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select:
+            name = self._select
+            self.values.append((name, self._chosen.get(name, self._first.get(name, ""))))
+            self._select = None
+        elif tag == "form":
+            self._inside = False

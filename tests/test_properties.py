@@ -161,7 +161,8 @@ def strohmandeln_hands(draw, rules: Rules, declarer: str, players, **_: Any) -> 
     for bonus_id in allowed:
         for side in ("declarer", "defenders"):
             if draw(st.integers(0, 3)) == 0:
-                bonuses.append(Bonus(bonus_id, side, draw(st.booleans()), draw(st.booleans())))
+                announced = bonus_id in rules.game.announceable and draw(st.booleans())
+                bonuses.append(Bonus(bonus_id, side, announced, draw(st.booleans())))
     return Hand(
         declarer=declarer,
         contract=draw(st.sampled_from(list(rules.game.contracts))),

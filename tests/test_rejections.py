@@ -195,6 +195,15 @@ REJECTIONS = [
         "bonuses",
     ),
     ("tapp-valat-not-70", changed(TAPP, bonuses=[{"id": "valat"}]), "bonuses"),
+    # Tapp Tarock enters a Valat as a bonus: the 32-card games' flags mean nothing there.
+    ("tapp-all-tricks", changed(TAPP, points=70, all_tricks=True), "all_tricks"),
+    ("tapp-no-tricks", changed(TAPP, points=0, no_tricks=True), "no_tricks"),
+    # In Strohmandeln only Rostopschin is announced.
+    (
+        "strohmandeln-announced-trull",
+        changed(STROH, bonuses=[{"id": "trull", "announced": True}]),
+        "bonuses",
+    ),
     # Every trick is the declarer's Valat (see test_hardening), not the defenders'.
     (
         "strohmandeln-all-tricks-defenders-valat",

@@ -296,7 +296,7 @@ def test_tapp_bonus_is_entered_by_tapping(client):
             "contract": "unterer",
             "points": "36",
             "doublings": "0",
-            "bonus_pagat_ultimo": "declarer_announced",
+            "bonus_pagat_ultimo__declarer": "announced",
         },
     )
     assert response.status_code == 302

@@ -87,6 +87,21 @@ class Game:
     bonus_ids: Callable[[str, Mapping[str, Any]], tuple[str, ...]] = field(
         default=lambda system_id, params: ()
     )
+    bonus_names: Mapping[str, str] = field(default_factory=dict)
+    announceable: tuple[str, ...] = ()
+    """Bonuses a side may announce before the play (and then fail)."""
+    birds: tuple[str, ...] = ()
+    """Bonuses played to a trick that score for the opponent when lost."""
+    trumps: bool = True
+    """Whether the page asks for a trump suit (the 32-card games). Elsewhere a trump may be
+    given through the API and changes nothing; a Bettel never has one."""
+    flags: tuple[str, ...] = ("all_tricks", "no_tricks")
+    """The hand's yes/no facts this game knows: every trick, no trick."""
+
+    @staticmethod
+    def takes_trump(contract: str) -> bool:
+        """Whether a hand of this contract may name a trump suit: all but a Bettel."""
+        return contract != "bettel"
 
     def all_params(self, system: System) -> tuple[Param, ...]:
         """The parameters a table of this game and system can set: the system's, then the

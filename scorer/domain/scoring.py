@@ -95,6 +95,9 @@ class Rules:
             bad("contract", "must be one of: " + ", ".join(game.contracts))
         if hand.trump is not None and hand.trump not in SUITS:
             bad("trump", "must be one of: " + ", ".join(SUITS))
+        for flag in ("all_tricks", "no_tricks"):
+            if getattr(hand, flag) and flag not in game.flags:
+                bad(flag, f"{game.name} has no such flag: enter a Valat as a bonus")
         _check_bid(game, system, params, hand, bad)
         _check_points(game, hand, bad)
         max_doublings = params.get("max_doublings", 0) if game.doublings else 0

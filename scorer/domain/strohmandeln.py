@@ -20,6 +20,8 @@ from scorer.domain.registry import Deal, Draft, Game, System, register_game, reg
 
 TOTAL, TARGET = 70, 36
 BIRDS = ("pagat_ultimo", "uhu", "kakadu", "quapil")
+ANNOUNCEABLE = ("rostopschin",)
+"""Rostopschin is announced (by either side); the other bonuses are made or not."""
 BONUS_NAMES = {
     "trull": "Trull",
     "koenigstrull": "Königstrull",
@@ -221,6 +223,11 @@ def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
     messages = check_bonuses(
         hand.bonuses, table.bonus_ids(params), f"with {table.name}'s table at this table"
     )
+    messages += [
+        f"'{b.id}' is not announced in Strohmandeln"
+        for b in hand.bonuses
+        if b.announced and b.id not in ANNOUNCEABLE
+    ]
     if messages:
         errors["bonuses"] = messages
     return errors
@@ -275,5 +282,10 @@ register_game(
         description="Tarock zu zweit mit zwei Strohmännern; 36 von 70 gewinnen, 35 zu 35 ist "
         "unentschieden und das nächste Spiel zählt doppelt.",
         bonus_ids=lambda system_id, params: TABLES[system_id].bonus_ids(params),
+        bonus_names=BONUS_NAMES,
+        announceable=ANNOUNCEABLE,
+        birds=BIRDS,
+        trumps=False,
+        flags=("all_tricks",),
     )
 )

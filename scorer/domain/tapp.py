@@ -132,5 +132,9 @@ register_game(
             "54 Karten, drei Spieler, gegen den Uhrzeigersinn. Der Spieler braucht 36 von 70."
         ),
         bonus_ids=lambda system_id, params: tuple(SILENT),
+        bonus_names=BONUS_NAMES,
+        announceable=tuple(ANNOUNCED),
+        trumps=False,
+        flags=(),
     )
 )

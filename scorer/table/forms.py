@@ -25,10 +25,12 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain.cardpoints import bavarian_points, tarock_points
 from scorer.domain.params import Param
 from scorer.domain.registry import Game, System
 from scorer.domain.scoring import CALLS, SUITS
 from scorer.table.messages import german
+from scorer.validation import whole_number
 
 SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
 MAX_PLAYERS = 4
@@ -175,15 +177,23 @@ class HandForm(FlaskForm):
     submit = SubmitField("Eintragen")
 
 
-BONUS_CHOICES = {
-    "none": "—",
-    "declarer": "Spieler",
-    "defenders": "Gegner",
-    "declarer_announced": "angesagt, gemacht",
-    "declarer_failed": "angesagt, verloren",
-    "declarer_lost": "Spieler verliert ihn",
-    "defenders_lost": "Gegner verliert ihn",
+SIDES = {"declarer": "Spieler", "defenders": "Gegner"}
+BONUS_STATES = {
+    "": "—",
+    "made": "gemacht",
+    "lost": "verloren",
+    "announced": "angesagt, gemacht",
+    "announced_failed": "angesagt, verloren",
 }
+"""What a side did with a bonus; each state is one (announced, made) pair of `Bonus`."""
+STATE_OF = {(False, True): "made", (False, False): "lost", (True, True): "announced"}
+STATE_OF[(True, False)] = "announced_failed"
+COUNTS_120 = ("aces", "tens", "kings", "obers", "unters")
+COUNTS_70 = ("honours_kings", "queens", "cavaliers", "jacks", "cards")
+
+
+def bonus_field_name(bonus_id: str, side: str) -> str:
+    return f"bonus_{bonus_id}__{side}"
 
 
 def hand_form(
@@ -191,29 +201,31 @@ def hand_form(
     active: list[str],
     max_doublings: int,
     bonus_ids,
-    announceable,
-    birds,
     formdata=None,
     data=None,
 ):
-    """A hand form for this table's game, the active players and its bonuses."""
+    """A hand form for this table's game, the active players and its bonuses: a select per
+    bonus and side, so that every bonus the rules accept can be entered and shown again."""
 
     class Form(HandForm):
         pass
 
     for bonus_id in bonus_ids:
-        choices = ["none", "declarer", "defenders"]
-        if bonus_id in announceable:
-            choices += ["declarer_announced", "declarer_failed"]
-        if bonus_id in birds:
-            choices += ["declarer_lost", "defenders_lost"]
-        setattr(
-            Form,
-            f"bonus_{bonus_id}",
-            RadioField(
-                bonus_id, choices=options((c, BONUS_CHOICES[c]) for c in choices), default="none"
-            ),
-        )
+        states = ["", "made", "lost"]
+        if bonus_id in game.announceable:
+            states += ["announced", "announced_failed"]
+        for side, side_label in SIDES.items():
+            setattr(
+                Form,
+                bonus_field_name(bonus_id, side),
+                SelectField(
+                    side_label,
+                    choices=options((s, BONUS_STATES[s]) for s in states),
+                    default="",
+                ),
+            )
+    for name in COUNTS_120 if game.total == 120 else COUNTS_70:
+        setattr(Form, f"count_{name}", StringField(name, [Optional(), Length(max=6)]))
     form = Form(formdata=formdata, data=data)
     form.declarer.choices = options((p, p) for p in active)
     form.contract.choices = options(game.contracts.items())
@@ -221,6 +233,82 @@ def hand_form(
         [("0", "—")] + [(str(k), CALLS[k - 1]) for k in range(1, max_doublings + 1)]
     )
     return form
+
+
+def facts_from_form(form, game: Game) -> dict[str, Any]:
+    """The hand the form describes, as the JSON facts the API takes: `facts.parse_hand`
+    reads both, and the rules engine checks them when the hand is scored. Fields the page
+    hides for the chosen contract (a trump in a Bettel) are left out; in a game where the
+    page asks for no trump, one given through the API is kept in a hidden field. Points counted with
+    the calculator stand in for typed points; a count that does not add up is a RuleError."""
+    contract = form.contract.data or ""
+    facts: dict[str, Any] = {"declarer": form.declarer.data or "", "contract": contract}
+    if game.takes_trump(contract) and form.trump.data:
+        facts["trump"] = form.trump.data
+    if game.bids:
+        facts["bid"] = "durch" if form.durch.data else (form.bid.data or 61)
+    if contract != "bettel":
+        points = form.points.data
+        if points is None:
+            points = points_from_counts(form, game)
+        key = "defender_points" if form.points_of.data == "defenders" else "points"
+        facts[key] = points
+    for flag in game.flags:
+        if form[flag].data:
+            facts[flag] = True
+    doublings = whole_number(form.doublings.data)
+    if doublings:
+        facts["doublings"] = doublings
+    bonuses = []
+    for field in form:
+        if field.name.startswith("bonus_") and field.data in STATE_OF.values():
+            bonus_id, side = field.name.removeprefix("bonus_").split("__")
+            announced, made = next(k for k, v in STATE_OF.items() if v == field.data)
+            bonuses.append({"id": bonus_id, "side": side, "announced": announced, "made": made})
+    if bonuses:
+        facts["bonuses"] = bonuses
+    return facts
+
+
+def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
+    """The form's fields for a stored hand: the edit page shows the hand exactly as it is."""
+    bid = facts.get("bid", 61)
+    data: dict[str, Any] = {
+        "declarer": facts["declarer"],
+        "contract": facts["contract"],
+        "trump": facts.get("trump"),
+        "bid": bid if isinstance(bid, int) else 61,
+        "durch": bid == "durch",
+        "points": facts.get("points"),
+        "points_of": "declarer",
+        "all_tricks": facts.get("all_tricks", False),
+        "no_tricks": facts.get("no_tricks", False),
+        "doublings": str(facts.get("doublings", 0)),
+        "version": str(version),
+    }
+    for bonus in facts.get("bonuses", []):
+        state = STATE_OF[(bonus["announced"], bonus["made"])]
+        data[bonus_field_name(bonus["id"], bonus["side"])] = state
+    return data
+
+
+def points_from_counts(form, game: Game) -> int | None:
+    """Points from the card-count calculator's fields, when the points field is empty."""
+    names = COUNTS_120 if game.total == 120 else COUNTS_70
+    raw = {n: (form[f"count_{n}"].data or "").strip() for n in names}
+    if not any(raw.values()):
+        return None
+    counts = {n: whole_number(v) for n, v in raw.items() if v}
+    if any(v is None for v in counts.values()):
+        raise RuleError.one("points", "Zählen: nur ganze Zahlen")
+    try:
+        if game.total == 120:
+            return bavarian_points(counts)
+        cards = counts.pop("cards", 0)
+        return tarock_points(counts, cards)
+    except RuleError as exc:
+        messages = ["Zählen: " + german(m) for ms in exc.fields.values() for m in ms]
+        raise RuleError({"points": messages}) from None
 
 
 def system_choices(game_id: str) -> list[SelectChoice]:

@@ -27,6 +27,14 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^cannot go with no_tricks$"), "Durch und »keinen Stich« schließen sich aus"),
     (re.compile(r"^Bettel takes no card points.*$"), "Beim Bettel zählen keine Augen"),
     (re.compile(r"^Bettel has no trumps$"), "Beim Bettel gibt es keinen Trumpf"),
+    (
+        re.compile(r"^.* has no such flag: enter a Valat as a bonus$"),
+        "Hier gibt es das nicht: einen Valat als Prämie eintragen",
+    ),
+    (
+        re.compile(r"^'(\w+)' is not announced in Strohmandeln$"),
+        r"\1 wird beim Strohmandeln nicht angesagt",
+    ),
     (re.compile(r"^a Frage is played with hearts.*$"), "Eine Frage wird hier mit Herz gespielt"),
     (
         re.compile(r"^Berliner: only the dealer may play a Frage$"),

@@ -20,8 +20,8 @@ from flask import (
 )
 
 from scorer import operations
-from scorer.domain import GAMES, SYSTEMS, Bonus, Hand, RuleError
-from scorer.domain.cardpoints import bavarian_points, tarock_points
+from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
+from scorer.domain.facts import parse_hand
 from scorer.domain.ledger import LedgerState
 from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.extensions import NEW_TABLES, db
@@ -31,6 +31,8 @@ from scorer.table.forms import (
     ChooseGameForm,
     OpenTableForm,
     attach_errors,
+    facts_from_form,
+    form_data_from_facts,
     hand_form,
     new_table_form,
     options,
@@ -42,8 +44,6 @@ from scorer.table.view import game_and_system, seats
 from scorer.validation import whole_number
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
-ANNOUNCEABLE = {"tapp-tarock": ("pagat_ultimo", "valat"), "strohmandeln": ("rostopschin",)}
-BIRDS = {"strohmandeln": ("pagat_ultimo", "uhu", "kakadu", "quapil")}
 
 
 @bp.url_value_preprocessor
@@ -181,16 +181,13 @@ def table_hand_form(formdata=None, data=None):
     if data is None and formdata is None:
         data = {}
     active = seats(table, game).active
-    return hand_form(
-        game,
-        active,
-        max_doublings,
-        bonus_ids,
-        ANNOUNCEABLE.get(game.id, ()),
-        BIRDS.get(game.id, ()),
-        formdata=formdata,
-        data=data,
-    )
+    return hand_form(game, active, max_doublings, bonus_ids, formdata=formdata, data=data)
+
+
+def hand_from_form(form) -> Hand:
+    """The hand the form describes, read by the one hand parser the API and imports use."""
+    game = GAMES[g.table.game]
+    return parse_hand(facts_from_form(form, game), game)
 
 
 @bp.get("/t/<key>")
@@ -202,14 +199,7 @@ def table():
 def render_table(form, status: int = 200, preview=None):
     table = g.table
     game, system = game_and_system(table)
-    recent_hands = db.session.scalars(
-        db.select(operations.HandRecord)
-        .where(
-            operations.HandRecord.session_id == table.id, operations.HandRecord.voided.is_(False)
-        )
-        .order_by(operations.HandRecord.number.desc())
-        .limit(12)
-    ).all()
+    recent_hands = operations.latest_hands(table, 12)
     return render_template(
         "table.html",
         table=table,
@@ -218,7 +208,6 @@ def render_table(form, status: int = 200, preview=None):
         form=form,
         seats=seats(table, game),
         params=operations.rules_for(table).params,
-        system_has_durch=system.durch_bid,
         recent_hands=recent_hands,
         preview=preview,
         table_url=url_for("table.table", _external=True),
@@ -299,7 +288,7 @@ def hands():
 def edit(number: int):
     table = g.table
     record = live_hand(number)
-    game = GAMES[table.game]
+    game, system = game_and_system(table)
     if request.method == "POST":
         form = table_hand_form(formdata=request.form)
         form.declarer.choices = options((p, p) for p in table.players if p != record.sitting_out)
@@ -325,6 +314,7 @@ def edit(number: int):
         "edit_hand.html",
         table=table,
         game=game,
+        system=system,
         form=form,
         record=record,
         params=operations.rules_for(table).params,
@@ -393,118 +383,8 @@ def rules(game_id: str):
     return render_template("rules.html", game=game, systems=[SYSTEMS[s] for s in game.systems])
 
 
-# --- forms ↔ hands ---------------------------------------------------------------------
-
-
 def live_hand(number: int):
-    record = db.session.scalar(
-        db.select(operations.HandRecord).where(
-            operations.HandRecord.session_id == g.table.id,
-            operations.HandRecord.number == number,
-            operations.HandRecord.voided.is_(False),
-        )
-    )
-    if record is None:
-        abort(404, f"Spiel {number} gibt es an diesem Tisch nicht (mehr).")
-    return record
-
-
-def hand_from_form(form) -> Hand:
-    """The hand the form describes; the rules engine checks it when it is scored."""
-    game = GAMES[g.table.game]
-    errors: dict[str, list[str]] = {}
-    contract = form.contract.data
-    bid: int | str = 61
-    if game.bids:
-        bid = "durch" if form.durch.data else (form.bid.data or 61)
-    points = None
-    if contract != "bettel":
-        points = form.points.data
-        if points is None:
-            points = points_from_counts(game, errors)
-        if points is None and "points" not in errors:
-            errors["points"] = ["Augen fehlen"]
-        elif points is not None and form.points_of.data == "defenders":
-            if not 0 <= points <= game.total:
-                errors["points"] = [f"Augen: 0 bis {game.total}"]
-            else:
-                points = game.total - points
-    if errors:
-        raise RuleError(errors)
-    trump = form.trump.data or None
-    if contract == "bettel" or game.id in ("tapp-tarock", "strohmandeln"):
-        trump = None
-    return Hand(
-        declarer=form.declarer.data or "",
-        contract=contract or "",
-        trump=trump,
-        bid=bid,
-        points=points,
-        all_tricks=bool(form.all_tricks.data),
-        no_tricks=bool(form.no_tricks.data),
-        doublings=whole_number(form.doublings.data) or 0,
-        bonuses=bonuses_from_form(form),
-    )
-
-
-def bonuses_from_form(form) -> tuple[Bonus, ...]:
-    bonuses = []
-    for field in form:
-        if not field.name.startswith("bonus_") or field.data in (None, "", "none"):
-            continue
-        bonus_id = field.name.removeprefix("bonus_")
-        choice = field.data
-        side = "defenders" if choice.startswith("defenders") else "declarer"
-        announced = choice in ("declarer_announced", "declarer_failed")
-        made = choice not in ("declarer_failed", "declarer_lost", "defenders_lost")
-        bonuses.append(Bonus(bonus_id, side, announced, made))
-    return tuple(bonuses)
-
-
-def points_from_counts(game, errors: dict[str, list[str]]) -> int | None:
-    """Points from the card-count calculator's fields, when the points field is empty."""
-    names = (
-        ("aces", "tens", "kings", "obers", "unters")
-        if game.total == 120
-        else ("honours_kings", "queens", "cavaliers", "jacks", "cards")
-    )
-    raw = {n: request.form.get(f"count_{n}", "").strip() for n in names}
-    if not any(raw.values()):
-        return None
-    counts = {n: whole_number(v) for n, v in raw.items() if v}
-    if any(v is None for v in counts.values()):
-        errors["points"] = ["Zählen: nur ganze Zahlen"]
-        return None
     try:
-        if game.total == 120:
-            points = bavarian_points(counts)
-        else:
-            cards = counts.pop("cards", 0)
-            points = tarock_points(counts, cards)
-    except RuleError as exc:
-        errors["points"] = ["Zählen: " + german(m) for ms in exc.fields.values() for m in ms]
-        return None
-    return points
-
-
-def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "declarer": facts["declarer"],
-        "contract": facts["contract"],
-        "trump": facts.get("trump"),
-        "bid": facts["bid"] if isinstance(facts.get("bid"), int) else 61,
-        "durch": facts.get("bid") == "durch",
-        "points": facts.get("points"),
-        "points_of": "declarer",
-        "all_tricks": facts.get("all_tricks", False),
-        "no_tricks": facts.get("no_tricks", False),
-        "doublings": str(facts.get("doublings", 0)),
-        "version": str(version),
-    }
-    for bonus in facts.get("bonuses", []):
-        if bonus["announced"]:
-            choice = "declarer_announced" if bonus["made"] else "declarer_failed"
-        else:
-            choice = bonus["side"] + ("" if bonus["made"] else "_lost")
-        data[f"bonus_{bonus['id']}"] = choice
-    return data
+        return operations.live_hand(g.table, number)
+    except operations.NotFound:
+        abort(404, f"Spiel {number} gibt es an diesem Tisch nicht (mehr).")

@@ -8,8 +8,6 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.busy import Busy
 from scorer.domain.money import format_euros
-from scorer.domain.strohmandeln import BONUS_NAMES as STROH_BONUS_NAMES
-from scorer.domain.tapp import BONUS_NAMES as TAPP_BONUS_NAMES
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.messages import german_line
 from scorer.table.view import contract_label
@@ -39,7 +37,6 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         contract_label=contract_label,
         suit_names=SUIT_NAMES,
-        bonus_names={**STROH_BONUS_NAMES, **TAPP_BONUS_NAMES},
     )
 
     @app.errorhandler(HTTPException)
