@@ -167,7 +167,8 @@ class Tournament(db.Model):
     system: Mapped[str] = mapped_column(String(40))
     params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     rounds: Mapped[int]
-    hands_per_round: Mapped[int]
+    deals_per_player: Mapped[int]
+    """How often each player deals in a round (a table of n plays n times as many hands)."""
     seed: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

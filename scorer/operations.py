@@ -22,10 +22,9 @@ from sqlalchemy import select
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
-from scorer.domain.ledger import Entry, Ledger, LedgerState, final_balances
+from scorer.domain.ledger import Entry, Ledger, LedgerState, Settlement
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
-from scorer.domain.settle import settle
 from scorer.extensions import db
 from scorer.locks import begin_write, lock_more, sqlite
 from scorer.models import (
@@ -257,24 +256,14 @@ def import_session(plan: ImportPlan) -> TableSession:
         hands_planned=plan.hands_planned,
     )
     for imported in plan.hands:
-        before = session.state
         record, _ = record_hand(session, imported.hand, imported.dealer)
         if imported.voided:
-            _void_last(session, record, before)
+            # The last hand: the refold starts after the hand before it and has nothing
+            # after it to fold, so many voided hands cost no more than many recorded ones.
+            void_hand(session, record.number, record.version)
     if plan.closed:
         close_session(session)
     return session
-
-
-def _void_last(session: TableSession, record: HandRecord, state_before: dict[str, Any]) -> None:
-    """Void the hand just recorded: the state before it is the state of the live hands, so
-    no refold is needed (`void_hand` refolds; a file with many voided hands would fold
-    the evening once per voided hand)."""
-    record.voided = True
-    record.version += 1
-    _clear_cache(record)
-    session.state = state_before
-    _history(session, "void", record.number, {"hand": record.facts, "dealer": record.dealer})
 
 
 def close_session(session: TableSession) -> None:
@@ -348,6 +337,17 @@ def live_hand(session: TableSession, number: int) -> HandRecord:
     return record
 
 
+def history(session: TableSession) -> list[HistoryEvent]:
+    """Everything that happened at the table, in order."""
+    return list(
+        db.session.scalars(
+            select(HistoryEvent)
+            .where(HistoryEvent.session_id == session.id)
+            .order_by(HistoryEvent.id)
+        )
+    )
+
+
 def hands_numbered(session: TableSession, first: int, last: int) -> list[HandRecord]:
     """The hands numbered `first`..`last`, voided ones included: one page of the list."""
     return list(
@@ -361,6 +361,26 @@ def hands_numbered(session: TableSession, first: int, last: int) -> list[HandRec
             .order_by(HandRecord.number)
         )
     )
+
+
+Standing = tuple[dict[str, int], int]
+"""Every player's balance and what the pot holds, at one point of the evening."""
+
+
+def standings(
+    session: TableSession, records: list[HandRecord]
+) -> tuple[Standing, dict[int, Standing]]:
+    """Where the evening stood before the first hand and after each live hand of `records`
+    (by number), as the ledger cached it (`hand.state_after`). Hands recorded before that
+    cache existed are folded afresh in memory; nothing is written on a read."""
+    start = ledger_for(session).start()
+    live = [r for r in records if not r.voided]
+    if all(r.state_after is not None for r in live):
+        after = {r.number: (r.state_after["balances"], r.state_after["pot"]) for r in live}
+    else:
+        entries, _ = fold_session(session)
+        after = {e.number: (e.balances_after, e.pot_after) for e in entries}
+    return (start.balances, start.pot), after
 
 
 def fold_session(session: TableSession) -> tuple[list[Entry], LedgerState]:
@@ -472,12 +492,6 @@ def _history(
     )
 
 
-def settlement(session: TableSession) -> dict[str, Any]:
-    """Each player's net position with the pot shared out per `pot_at_end`, and the fewest
-    transfers that settle it."""
-    state = LedgerState.from_json(session.state)
-    if session.points_only:
-        # A tournament table scores points: there is nothing to pay.
-        return {"balances": dict(state.balances), "transfers": []}
-    balances = final_balances(state, session.players, session.params.get("pot_at_end"))
-    return {"balances": balances, "transfers": settle(balances)}
+def settlement(session: TableSession) -> Settlement:
+    """The settle-up of the session as it stands (`Ledger.settle_up`)."""
+    return ledger_for(session).settle_up(LedgerState.from_json(session.state))

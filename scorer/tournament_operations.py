@@ -27,6 +27,7 @@ from scorer.domain.tournament import (
     Standing,
     TournamentHand,
     draw,
+    hands_per_table,
     sitting_out,
     standings,
     swap,
@@ -129,7 +130,7 @@ def create_tournament(
         system=rules.system.id,
         params=stored,
         rounds=rounds,
-        hands_per_round=deals_per_player,
+        deals_per_player=deals_per_player,
         seed=secrets.randbits(31),
     )
     tournament.players = [TournamentPlayer(name=n) for n in players]
@@ -188,8 +189,8 @@ def next_round_number(tournament: Tournament) -> int:
 
 
 def hands_for(tournament: Tournament, table_size: int) -> int:
-    """Hands a table plays in a round: every player deals `hands_per_round` times."""
-    return table_size * tournament.hands_per_round
+    """Hands a table plays in a round: every player deals `deals_per_player` times."""
+    return hands_per_table(table_size, tournament.deals_per_player)
 
 
 def add_player(tournament: Tournament, name: str) -> TournamentPlayer:

@@ -97,11 +97,11 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
     assert "gestrichen" in text
     assert "Haferl leer: Runde 1 zu Ende" in text
     assert "Runde 2: alle zahlen 0,20 € ins Haferl" in text
-    assert settled["transfers"]
+    assert settled.transfers
     flat = " ".join(text.split())
-    for t in settled["transfers"]:
+    for t in settled.transfers:
         assert f"{t.payer} zahlt {t.payee} {format_euros(t.cents)}" in flat
-    for name, cents in settled["balances"].items():
+    for name, cents in settled.balances.items():
         assert f"{name} " in flat and format_euros(cents, signed=True) in flat
 
 
@@ -171,16 +171,34 @@ def test_an_empty_evening_renders(app):
 def test_balance_series_starts_before_the_first_stake_and_ends_at_the_balances(app):
     with app.app_context():
         session = evening(hands=40, stake_cents=20)
+        start, after = operations.standings(session, operations.hands_of(session, True))
         players, series = balance_series(
-            session.players,
-            operations.hands_of(session, True),
-            operations.ledger_for(session).stake,
+            session.players, [start[0], *(balances for balances, _ in after.values())]
         )
     assert players == FOUR
     for p in FOUR:
         assert series[p][0] == -20
         assert series[p][-1] == session.state["balances"][p]
         assert len(series[p]) == 41
+
+
+def test_standings_are_the_ledgers_cached_or_folded_afresh(app):
+    """The exports read the ledger's state after each hand; hands stored before that cache
+    existed are folded again, to the same numbers."""
+    with app.app_context():
+        session = evening(hands=30, stake_cents=20)
+        records = operations.hands_of(session, True)
+        operations.void_hand(session, 7, records[6].version)
+        db.session.commit()
+        records = operations.hands_of(session, True)
+        cached = operations.standings(session, records)
+        entries, state = operations.fold_session(session)
+        assert cached[1] == {e.number: (e.balances_after, e.pot_after) for e in entries}
+        for record in records:
+            record.state_after = None
+        assert operations.standings(session, records) == cached
+        assert cached[1][30] == (state.balances, state.pot)
+        db.session.rollback()
 
 
 @pytest.mark.parametrize("hands", [0, 1, 1000])

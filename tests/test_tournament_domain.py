@@ -16,7 +16,7 @@ from scorer.domain.tournament import (
     TournamentHand,
     bye_count,
     draw,
-    hands_per_round_default,
+    hands_per_table,
     repeat_pairs,
     sitting_out,
     standings,
@@ -269,9 +269,9 @@ def test_a_system_without_units_counts_cents():
     assert tournament_score(rules, ["A", "B", "C"], hand) == {"A": 100, "B": -50, "C": -50}
 
 
-def test_hands_per_round_let_everyone_deal_and_play_equally_often():
+def test_hands_per_table_let_everyone_deal_and_play_equally_often():
     for size in (3, 4):
-        hands = hands_per_round_default(size)
+        hands = hands_per_table(size)
         seats = [f"S{i}" for i in range(size)]
         dealt = Counter(seats[h % size] for h in range(hands))
         played = Counter(
@@ -282,11 +282,11 @@ def test_hands_per_round_let_everyone_deal_and_play_equally_often():
         )
         assert set(dealt.values()) == {4}
         assert set(played.values()) == {12}
-    assert hands_per_round_default(4, deals_each=2) == 8
+    assert hands_per_table(4, deals_each=2) == 8
     with pytest.raises(ValueError):
-        hands_per_round_default(5)
+        hands_per_table(5)
     with pytest.raises(ValueError):
-        hands_per_round_default(3, deals_each=0)
+        hands_per_table(3, deals_each=0)
 
 
 # --- standings ------------------------------------------------------------------------------

@@ -781,7 +781,7 @@ def test_web_tournament_tables_qr_codes_standings_and_table_page(app, client):
 
         tournament = db.session.get(Tournament, tid)
         key = tournament.key
-        assert tournament.hands_per_round == 2
+        assert tournament.deals_per_player == 2
         assert [p.name for p in tournament.players] == players
         tables = [
             (t.session.key, list(t.session.players), t.session.hands_planned)
@@ -791,14 +791,14 @@ def test_web_tournament_tables_qr_codes_standings_and_table_page(app, client):
     assert all(planned == 2 * len(p) for _, p, planned in tables)
 
     html = client.get(f"/turniere/{tid}/runde/1/tische").get_data(as_text=True)
-    qr = re.findall(r'src="/qr/([A-Za-z0-9_-]+)\.svg"', html)
+    qr = re.findall(r'src="/t/([A-Za-z0-9_-]+)/qr\.svg"', html)
     assert sorted(qr) == sorted(k for k, _, _ in tables)
 
-    svg = client.get(f"/qr/{tables[0][0]}.svg")
+    svg = client.get(f"/t/{tables[0][0]}/qr.svg")
     assert svg.status_code == 200
     assert svg.mimetype == "image/svg+xml"
     assert b"<svg" in svg.data
-    assert client.get("/qr/not-a-table-key-0123456789.svg").status_code == 404
+    assert client.get("/t/not-a-table-key-0123456789/qr.svg").status_code == 404
 
     # The public live standings: no login, refreshes itself, every player listed.
     public = app.test_client()

@@ -44,6 +44,27 @@ def test_new_table_lists_only_the_games_systems(client):
     assert "point_cents" in html  # and its id
 
 
+@pytest.mark.parametrize(
+    ("game", "system", "players", "dealer", "forehand"),
+    [
+        # Names go in the order the deal passes; the first dealt to leads, whichever way
+        # round the table plays (Tapp Tarock counter-clockwise).
+        ("tapp-tarock", "tapp-points", ["A", "B", "C"], "A", "B"),
+        ("tapp-tarock", "tapp-points", ["A", "B", "C"], "C", "A"),
+        ("tarok", "points-kasse", ["A", "B", "C"], "B", "C"),
+        ("haferltarock", "parlett-units", ["A", "B", "C", "D"], "D", "A"),
+    ],
+)
+def test_the_forehand_is_the_next_after_the_dealer(client, game, system, players, dealer, forehand):
+    response = client.post(
+        "/api/v1/sessions",
+        json={"game": game, "system": system, "players": players, "first_dealer": dealer},
+    )
+    html = client.get(f"/t/{response.get_json()['key']}").get_data(as_text=True)
+    assert f"gibt: <strong>{dealer}</strong>" in html
+    assert f"Vorhand: <strong>{forehand}</strong>" in html
+
+
 def test_create_table_and_open_it(client):
     url = table_url(new_table(client))
     html = client.get(url).get_data(as_text=True)

@@ -9,13 +9,13 @@ from flask import Blueprint, current_app, g, jsonify, request
 
 from scorer import operations
 from scorer.api import bp
-from scorer.api.errors import ApiError, error_response
+from scorer.api.errors import error_response
 from scorer.api.schema import json_body
 from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.model import POT
 from scorer.extensions import NEW_TABLES, db
-from scorer.models import HandRecord, HistoryEvent, TableSession
+from scorer.models import HandRecord, TableSession
 from scorer.operations import HAND_COLUMNS
 from scorer.validation import whole_number
 
@@ -136,16 +136,7 @@ def read_session():
 
 @bp.get("/sessions/<key>/hands/<n:number>")
 def read_hand(number: int):
-    record = db.session.scalar(
-        db.select(HandRecord).where(
-            HandRecord.session_id == g.session.id,
-            HandRecord.number == number,
-            HandRecord.voided.is_(False),
-        )
-    )
-    if record is None:
-        raise ApiError(404, "not_found", f"no hand number {number} at this table")
-    return jsonify(hand_to_json(record))
+    return jsonify(hand_to_json(operations.live_hand(g.session, number)))
 
 
 @bp.post("/sessions/<key>/hands")
@@ -186,9 +177,9 @@ def settlement():
     result = operations.settlement(g.session)
     return jsonify(
         {
-            "balances": result["balances"],
+            "balances": result.balances,
             "transfers": [
-                {"from": t.payer, "to": t.payee, "cents": t.cents} for t in result["transfers"]
+                {"from": t.payer, "to": t.payee, "cents": t.cents} for t in result.transfers
             ],
             "closed": g.session.closed,
         }
@@ -204,11 +195,7 @@ def close_session():
 
 @bp.get("/sessions/<key>/history")
 def history():
-    events = db.session.scalars(
-        db.select(HistoryEvent)
-        .where(HistoryEvent.session_id == g.session.id)
-        .order_by(HistoryEvent.id)
-    )
+    events = operations.history(g.session)
     return jsonify(
         [
             {

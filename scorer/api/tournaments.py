@@ -62,7 +62,7 @@ def tournament_to_json(t: Tournament) -> dict[str, Any]:
         "system": t.system,
         "params": t.params,
         "rounds": t.rounds,
-        "deals_per_player": t.hands_per_round,
+        "deals_per_player": t.deals_per_player,
         "players": [
             {"name": p.name, "joined_round": p.joined_round, "withdrawn_after": p.withdrawn_after}
             for p in t.players

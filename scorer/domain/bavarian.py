@@ -90,6 +90,8 @@ def _game(**kwargs: Any) -> Game:
         validate=validate,
         params=(BERLINER, HEARTS_ONLY, *KONTRA_PARAMS),
         trump_required=True,
+        contract_words={"hand": "Solo"},
+        heart_words={"hand": "Herzsolo"},
     )
     defaults.update(kwargs)
     return register_game(Game(contracts=contracts, **defaults))
@@ -107,6 +109,7 @@ _game(
     name="Tarock mit Bettel",
     contract_ids=("frage", "hand", "bettel"),
     systems=("points-kasse", "fixed-direct", "multiples"),
+    heart_words={"frage": "Herz-Frage", "hand": "Herzsolo"},
     description=(
         "Frage, Herz-Frage, Solo, Herzsolo und Bettel. Beim Bettel gibt es keinen Trumpf, "
         "die Zehn steht zwischen Unter und Neun, und der Spieler darf keinen Stich machen."
@@ -119,6 +122,8 @@ _game(
     systems=("parlett-units", "levels", "danyliuk-cents"),
     bids=True,
     trump_required=False,
+    contract_words={"hand": "Hand"},
+    heart_words={},
     description="Bayerisch Tarock mit Reizen: Frage (Aufnahmespiel) oder Handspiel mit Geboten "
     "61, 66, …, 116.",
 )

@@ -15,7 +15,7 @@ from typing import Any
 
 from scorer.domain.model import POT, Hand, RuleError, Score
 from scorer.domain.scoring import Rules
-from scorer.domain.settle import share_pot
+from scorer.domain.settle import Transfer, settle, share_pot
 
 
 @dataclass
@@ -65,6 +65,15 @@ class Entry:
     round_end: bool
     factor: int = 1
     balances_after: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The end of an evening: each player's net position (the pot's when it keeps the
+    remainder) and the transfers that settle it."""
+
+    balances: dict[str, int]
+    transfers: tuple[Transfer, ...]
 
 
 @dataclass(frozen=True)
@@ -189,6 +198,15 @@ class Ledger:
             entry, state = self.play(state, number, hand, dealer)
             entries.append(entry)
         return entries, state
+
+    def settle_up(self, state: LedgerState) -> Settlement:
+        """Each player's net position after `state` with the pot shared out per the table's
+        `pot_at_end`, and the fewest transfers that settle it. Points (a tournament table)
+        are not paid: their balances are the points, with no transfers."""
+        if self.points_only:
+            return Settlement(dict(state.balances), ())
+        balances = final_balances(state, self.players, self.rules.params.get("pot_at_end"))
+        return Settlement(balances, tuple(settle(balances)))
 
     def _pay_stakes(self, state: LedgerState) -> None:
         for player in self.players:

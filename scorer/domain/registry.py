@@ -97,6 +97,22 @@ class Game:
     given through the API and changes nothing; a Bettel never has one."""
     flags: tuple[str, ...] = ("all_tricks", "no_tricks")
     """The hand's yes/no facts this game knows: every trick, no trick."""
+    contract_words: Mapping[str, str] = field(default_factory=dict)
+    """How players name a contract in a list of hands, where it differs from `contracts`."""
+    heart_words: Mapping[str, str] = field(default_factory=dict)
+    """A contract's own name when it is played with hearts (Herzsolo)."""
+
+    def contract_label(self, facts: Mapping[str, Any]) -> str:
+        """'Herzsolo', 'Frage', 'Hand 76', 'Hand Durch', 'Dreier' … as players say it."""
+        contract = facts["contract"]
+        word = self.heart_words.get(contract) if facts.get("trump") == "herz" else None
+        word = word or self.contract_words.get(contract) or self.contracts[contract]
+        bid = facts.get("bid", 61)
+        if bid == "durch":
+            return f"{word} Durch"
+        if isinstance(bid, int) and bid > 61:
+            return f"{word} {bid}"
+        return word
 
     @staticmethod
     def takes_trump(contract: str) -> bool:

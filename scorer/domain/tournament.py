@@ -286,7 +286,7 @@ def tournament_score(rules: Rules, players_at_table: Sequence[str], hand: Hand) 
     return points
 
 
-def hands_per_round_default(table_size: int, deals_each: int = 4) -> int:
+def hands_per_table(table_size: int, deals_each: int = 4) -> int:
     """How many hands a table of `table_size` plays in a round: each player deals
     `deals_each` times.
 

@@ -1,21 +1,18 @@
 """The balance chart of an evening: each player's running balance as a self-contained SVG.
 
-No Flask here: `balance_series` folds the hand records' cached nets, `balance_chart_svg`
-turns plain numbers into SVG text. The chart must read on a black-and-white printout, so
-every player gets a dash pattern as well as a colour, and the legend repeats both.
+No Flask here: `balance_series` reads the ledger's balances after each hand,
+`balance_chart_svg` turns plain numbers into SVG text. The chart must read on a
+black-and-white printout, so every player gets a dash pattern as well as a colour, and the
+legend repeats both.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from scorer.domain.money import format_euros
-
-if TYPE_CHECKING:
-    from scorer.models import HandRecord
 
 # Okabe–Ito colours (safe for colour-blind readers) and dashes that tell lines apart in grey.
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
@@ -26,23 +23,15 @@ FONT = "DejaVu Sans, Verdana, sans-serif"
 
 
 def balance_series(
-    players: Sequence[str], records: Iterable[HandRecord], stake: int
+    players: Sequence[str], standings: Iterable[Mapping[str, int]]
 ) -> tuple[list[str], dict[str, list[int]]]:
-    """Each player's balance (cents, stakes included) before the first hand and after each
-    live hand of `records`; voided hands are skipped.
-
-    `stake` is what every player pays into the pot when the table opens and again at every
-    refill (a record with `new_round`); 0 where there is no pot or no stake (a tournament
-    table)."""
+    """Each player's balance (cents, stakes included) at each of `standings`: the balances
+    before the first hand and after each live hand, as the ledger has them."""
     players = list(players)
-    balances = {p: -stake for p in players}
-    series = {p: [balances[p]] for p in players}
-    for record in records:
-        if record.voided or record.net is None:
-            continue
+    series: dict[str, list[int]] = {p: [] for p in players}
+    for balances in standings:
         for p in players:
-            balances[p] += record.net.get(p, 0) - (stake if record.new_round else 0)
-            series[p].append(balances[p])
+            series[p].append(balances.get(p, 0))
     return players, series
 
 

@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_ID, MAX_NAME, STORED_FIELDS, parse_hand
-from scorer.domain.ledger import Ledger, LedgerState, final_balances
+from scorer.domain.ledger import Ledger, Settlement
 from scorer.domain.model import POT
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
-from scorer.domain.settle import settle
 from scorer.operations import MAX_HANDS, MAX_TABLE_NAME
 from scorer.validation import contains_nul
 
@@ -83,14 +82,13 @@ class MalformedDocument(ValueError):
 # --- export ----------------------------------------------------------------------------
 
 
-def session_to_export(session: TableSession, records: Iterable[HandRecord]) -> dict[str, Any]:
-    """The JSON export of an evening; `records` are all its hands, voided ones included."""
+def session_to_export(
+    session: TableSession, records: Iterable[HandRecord], settlement: Settlement
+) -> dict[str, Any]:
+    """The JSON export of an evening; `records` are all its hands, voided ones included,
+    and `settlement` the ledger's settle-up (no transfers at a tournament table)."""
     state = session.state
-    transfers = []
-    if session.scoring != "points":  # a tournament table's points are not paid out
-        ledger_state = LedgerState.from_json(state)
-        balances = final_balances(ledger_state, session.players, session.params.get("pot_at_end"))
-        transfers = [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in settle(balances)]
+    transfers = [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in settlement.transfers]
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -35,6 +35,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, render_template
 
+from scorer import operations
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
 from scorer.domain.money import format_euros
@@ -42,8 +43,7 @@ from scorer.domain.registry import Game
 from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.exports.weasy import write_pdf
 from scorer.models import HandRecord, TableSession
-from scorer.operations import hands_of, ledger_for, settlement
-from scorer.table.view import contract_label
+from scorer.operations import Standing
 
 RESULT_WORDS = {"won": "gewonnen", "lost": "verloren", "draw": "unentschieden"}
 SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
@@ -124,10 +124,10 @@ def html_to_pdf(html: str, stylesheet: str) -> bytes:
 def sheet_context(session: TableSession) -> dict[str, Any]:
     """Everything the template shows, as strings and lists."""
     game, system = GAMES[session.game], SYSTEMS[session.system]
-    has_pot = ledger_for(session).has_pot
+    has_pot = operations.ledger_for(session).has_pot
     points = session.points_only
     players = list(session.players)
-    records = hands_of(session, include_voided=True)
+    records = operations.hands_of(session, include_voided=True)
     stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
 
     params = [
@@ -152,23 +152,27 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         *([Column("pot", "Haferl", "money num pot")] if has_pot else []),
     ]
     amount = _points if points else _cents
-    rows, after = _rows(records, game, players, has_pot, stake, amount)
-    chunks = _chunks(rows, after, columns, players, has_pot, stake, amount, first_page, per_page)
+    start, standings = operations.standings(session, records)
+    rows, after = _rows(records, game, players, has_pot, stake, amount, start, standings)
+    chunks = _chunks(
+        rows, after, columns, players, has_pot, stake, amount, start, first_page, per_page
+    )
 
     balances = session.state["balances"]
     money = _points_text if points else format_euros
-    # A tournament table's points are not settled in money: no pot share, no transfers.
-    settled = {"balances": balances, "transfers": []} if points else settlement(session)
+    settled = operations.settlement(session)  # at a tournament table: points, no transfers
     final = [
         {
             "name": p,
             "ledger": money(balances[p], signed=True),
-            "share": money(settled["balances"][p] - balances[p], signed=True),
-            "final": money(settled["balances"][p], signed=True),
+            "share": money(settled.balances[p] - balances[p], signed=True),
+            "final": money(settled.balances[p], signed=True),
         }
         for p in players
     ]
-    names, series = balance_series(session.players, records, ledger_for(session).stake)
+    names, series = balance_series(
+        session.players, [start[0], *(balances for balances, _ in standings.values())]
+    )
     chart = balance_chart_svg(names, series, points=points)
     created = _local(session.created_at)
     closed = _local(session.closed_at) if session.closed_at else None
@@ -194,9 +198,9 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         "edited_hands": any(r.version > 1 and not r.voided for r in records),
         "show_share": has_pot and any(f["share"] != money(0, signed=True) for f in final),
         "pot_left": money(session.state["pot"]) if has_pot and session.state["pot"] else "",
-        "kept_pot": money(settled["balances"][POT]) if POT in settled["balances"] else "",
+        "kept_pot": money(settled.balances[POT]) if POT in settled.balances else "",
         "final": final,
-        "transfers": [_sentence(t.payer, t.payee, t.cents, money) for t in settled["transfers"]],
+        "transfers": [_sentence(t.payer, t.payee, t.cents, money) for t in settled.transfers],
         "suit_names": SUIT_NAMES,
         "chart_uri": "data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
         "printed": _local(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M"),
@@ -212,9 +216,6 @@ class Row:
     cells: dict[str, Cell]
 
 
-Balances = tuple[dict[str, int], int]
-
-
 def _rows(
     records: list[HandRecord],
     game: Game,
@@ -222,17 +223,20 @@ def _rows(
     has_pot: bool,
     stake: int,
     amount: Any,
-) -> tuple[list[Row], list[Balances]]:
-    """A row per hand, refill and round end; for each, the balances and the pot after it."""
+    start: Standing,
+    standings: dict[int, Standing],
+) -> tuple[list[Row], list[Standing]]:
+    """A row per hand, refill and round end; for each, the balances and the pot after it,
+    read from the ledger's `standings` (a refill is the standing after its hand less the
+    hand's own net)."""
     width = len(str(max((r.number for r in records), default=0)))
-    balances = {p: -stake for p in players}
-    pot = stake * len(players)
     rows: list[Row] = []
-    after: list[Balances] = []
+    after: list[Standing] = []
+    standing = start
 
     def add(row: Row) -> None:
         rows.append(row)
-        after.append((dict(balances), pot))
+        after.append(standing)
 
     for record in records:
         facts = record.facts
@@ -251,17 +255,14 @@ def _rows(
             cells["result"] = ("", "gestrichen")
             add(Row("void", cells))
             continue
-        if record.new_round and has_pot:
-            for p in players:
-                balances[p] -= stake
-            pot += stake * len(players)
-            refill = f"Runde {record.round}: alle zahlen {format_euros(stake)} ins Haferl"
-            pot_text = _cents(pot, signed=False, zero=True)
-            add(_note("refill", refill, players, amount(-stake), pot_text))
         net = record.net
-        for p in players:
-            balances[p] += net.get(p, 0)
-        pot += net.get(POT, 0)
+        balances, pot = standings[record.number]
+        if record.new_round and has_pot:
+            standing = ({p: balances[p] - net.get(p, 0) for p in players}, pot - net.get(POT, 0))
+            refill = f"Runde {record.round}: alle zahlen {format_euros(stake)} ins Haferl"
+            pot_text = _cents(standing[1], signed=False, zero=True)
+            add(_note("refill", refill, players, amount(-stake), pot_text))
+        standing = (balances, pot)
         cells["result"] = ("", RESULT_WORDS.get(record.result or "", record.result or ""))
         for n, p in enumerate(players):
             cells[f"p{n}"] = ("", "aus" if p == record.sitting_out else amount(net.get(p, 0)))
@@ -283,17 +284,17 @@ def _note(kind: str, text: str, players: list[str], each: str = "", pot: str = "
 
 def _chunks(
     rows: list[Row],
-    after: list[Balances],
+    after: list[Standing],
     columns: list[Column],
     players: list[str],
     has_pot: bool,
     stake: int,
     amount: Any,
+    start: Standing,
     first: int,
     others: int,
 ) -> list[Chunk]:
     """The rows cut into pages: `first` rows on page one, `others` on each page after."""
-    start: Balances = ({p: -stake for p in players}, stake * len(players))
 
     def cut(begin: int, size: int) -> int:
         # A round's end stays with the hand that emptied the pot, a refill with the hand
@@ -312,7 +313,7 @@ def _chunks(
         begin = bounds[-1][1]
         bounds.append((begin, cut(begin, others)))
 
-    def sums(balances: Balances) -> list[str]:
+    def sums(balances: Standing) -> list[str]:
         cells = [amount(balances[0][p], zero=True) for p in players]
         return cells + ([_cents(balances[1], signed=False, zero=True)] if has_pot else [])
 
@@ -345,7 +346,7 @@ def _chunks(
 
 
 def _contract_text(game: Game, facts: dict[str, Any], factor: int) -> str:
-    parts = [contract_label(game, facts)]
+    parts = [game.contract_label(facts)]
     doublings = facts.get("doublings") or 0
     if 0 < doublings < len(DOUBLINGS):
         parts.append(DOUBLINGS[doublings])

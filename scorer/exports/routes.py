@@ -83,7 +83,11 @@ def export_csv():
 @bp.get("/api/v1/sessions/<key>/export.json")
 def export_json():
     session = g.session
-    document = session_to_export(session, operations.hands_of(session, include_voided=True))
+    document = session_to_export(
+        session,
+        operations.hands_of(session, include_voided=True),
+        operations.settlement(session),
+    )
     body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return Response(
         body.encode("utf-8"),

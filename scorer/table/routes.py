@@ -180,7 +180,7 @@ def table_hand_form(formdata=None, data=None):
     max_doublings = rules.params.get("max_doublings", 0) if game.doublings else 0
     if data is None and formdata is None:
         data = {}
-    active = seats(table, game).active
+    active = seats(table, operations.ledger_for(table)).active
     return hand_form(game, active, max_doublings, bonus_ids, formdata=formdata, data=data)
 
 
@@ -206,7 +206,7 @@ def render_table(form, status: int = 200, preview=None):
         game=game,
         system=system,
         form=form,
-        seats=seats(table, game),
+        seats=seats(table, operations.ledger_for(table)),
         params=operations.rules_for(table).params,
         recent_hands=recent_hands,
         preview=preview,
@@ -368,8 +368,9 @@ def qr():
 def chart():
     """Each player's balance after every hand, drawn on the server (no JavaScript)."""
     table = g.table
+    start, after = operations.standings(table, operations.hands_of(table))
     players, series = balance_series(
-        table.players, operations.hands_of(table), operations.ledger_for(table).stake
+        table.players, [start[0], *(balances for balances, _ in after.values())]
     )
     svg = balance_chart_svg(players, series, points=table.points_only)
     return Response(svg, mimetype="image/svg+xml")

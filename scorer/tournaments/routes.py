@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
-import segno
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
@@ -201,19 +198,6 @@ def tables(tournament_id: int, number: int):
     return render_template(
         "tournaments/tables.html", tournament=tournament, round_=round_of(tournament, number)
     )
-
-
-@bp.get("/qr/<key>.svg")
-def table_qr(key: str):
-    """The QR code of a table session's link (the key is the table's capability)."""
-    try:
-        operations.get_session(key)
-    except operations.NotFound:
-        abort(404)
-    code = segno.make(url_for("table.table", key=key, _external=True), error="m")
-    buffer = io.BytesIO()
-    code.save(buffer, kind="svg", scale=5, border=2)
-    return Response(buffer.getvalue(), mimetype="image/svg+xml")
 
 
 @bp.get("/turnier/<key>/stand")

@@ -10,7 +10,6 @@ from scorer.busy import Busy
 from scorer.domain.money import format_euros
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.messages import german_line
-from scorer.table.view import contract_label
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -35,7 +34,6 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["amount"] = format_amount
     app.jinja_env.filters["german_line"] = german_line
     app.jinja_env.globals.update(
-        contract_label=contract_label,
         suit_names=SUIT_NAMES,
     )
 
