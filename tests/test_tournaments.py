@@ -586,7 +586,9 @@ def test_withdrawing_everyone_but_two_leaves_no_round_to_draw(app, client):
 # --- ties in the standings, through the API -------------------------------------------------
 
 
-def play_three(client, auth, rounds: list[list[tuple[str, str, int, int]]], **kwargs) -> list:
+def play_three(
+    client, auth, rounds: list[list[tuple[str, str, int, int]]], trump=None, **kwargs
+) -> list:
     """A tournament of Anna, Michl and Zenzi (one table of three, three hands a round):
     the hands of each round as (declarer, contract, points, bid); returns the standings."""
     tid = created(client, auth, ["Anna", "Michl", "Zenzi"], rounds=len(rounds), **kwargs)["id"]
@@ -594,6 +596,8 @@ def play_three(client, auth, rounds: list[list[tuple[str, str, int, int]]], **kw
         (table,) = draw(client, auth, tid)["tables"]
         for declarer, contract, points, bid in hands:
             hand = {"declarer": declarer, "contract": contract, "points": points, "bid": bid}
+            if trump:
+                hand["trump"] = trump
             assert post_hand(client, table["key"], hand).status_code == 201
     response = client.get(f"{API}/tournaments/{tid}/standings", headers=auth)
     assert response.status_code == 200
@@ -637,6 +641,40 @@ def test_then_to_the_better_last_round(app, client):
         ],
     )
     assert standings == [(1, "Michl", 4, 4, 2), (2, "Zenzi", 1, 1, 1), (3, "Anna", 1, 1, 0)]
+
+
+@pytest.mark.parametrize(
+    ("game", "system"), [("haferltarock", "levels"), ("tarok", "fixed-direct")]
+)
+def test_a_draw_is_no_win_as_declarer(app, client, game, system):
+    """Where 60–60 is a draw nobody scores, and the declarer has not won: three draws leave
+    three players equal, sharing first place."""
+    auth = organiser(app)
+    hands = [("Zenzi", "frage", 60, 61), ("Zenzi", "frage", 60, 61), ("Anna", "frage", 60, 61)]
+    standings = play_three(
+        client, auth, [hands], trump="eichel", game=game, system=system, params={"tie": "draw"}
+    )
+    assert standings == [(1, "Anna", 0, 0, 0), (1, "Michl", 0, 0, 0), (1, "Zenzi", 0, 0, 0)]
+
+
+def test_on_a_draw_system_a_win_still_breaks_the_tie(app, client):
+    auth = organiser(app)
+    # Michl draws with 60 and wins with 61; Zenzi loses with 59. Michl leads on points and
+    # wins; Anna gains from Zenzi's loss; a draw counted as a win would not change this
+    # order, but the wins column shows it.
+    standings = play_three(
+        client,
+        auth,
+        [[("Michl", "frage", 60, 61), ("Zenzi", "frage", 59, 61), ("Michl", "frage", 61, 61)]],
+        game="haferltarock",
+        system="levels",
+        params={"tie": "draw"},
+    )
+    assert [(place, player, wins) for place, player, _, wins, _ in standings] == [
+        (1, "Michl", 1),
+        (2, "Anna", 0),
+        (3, "Zenzi", 0),
+    ]
 
 
 # --- web pages ------------------------------------------------------------------------------
