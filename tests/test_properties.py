@@ -155,7 +155,9 @@ def tapp_hands(draw, rules: Rules, declarer: str, players, *, valat_made: bool =
 
 
 @st.composite
-def strohmandeln_hands(draw, rules: Rules, declarer: str, players, **_: Any) -> Hand:
+def strohmandeln_hands(
+    draw, rules: Rules, declarer: str, players, *, valat_made: bool = True, **_: Any
+) -> Hand:
     allowed = rules.game.bonus_ids(rules.system.id, rules.params)
     bonuses = []
     for bonus_id in allowed:
@@ -163,10 +165,17 @@ def strohmandeln_hands(draw, rules: Rules, declarer: str, players, **_: Any) -> 
             if draw(st.integers(0, 3)) == 0:
                 announced = bonus_id in rules.game.announceable and draw(st.booleans())
                 bonuses.append(Bonus(bonus_id, side, announced, draw(st.booleans())))
+    points = draw(POINTS_70)
+    valats = [b for b in bonuses if b.id == "valat" and b.made]
+    if valats and not valat_made:
+        bonuses = [b for b in bonuses if b not in valats]
+    elif valats:  # one side took every trick, with every point or none
+        bonuses = [b for b in bonuses if b not in valats[1:]]
+        points = 70 if valats[0].side == "declarer" else 0
     return Hand(
         declarer=declarer,
         contract=draw(st.sampled_from(list(rules.game.contracts))),
-        points=draw(POINTS_70),
+        points=points,
         bonuses=tuple(draw(st.permutations(bonuses))),
     )
 

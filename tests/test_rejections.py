@@ -198,6 +198,16 @@ REJECTIONS = [
     # Tapp Tarock enters a Valat as a bonus: the 32-card games' flags mean nothing there.
     ("tapp-all-tricks", changed(TAPP, points=70, all_tricks=True), "all_tricks"),
     ("tapp-no-tricks", changed(TAPP, points=0, no_tricks=True), "no_tricks"),
+    ("strohmandeln-valat-not-70", changed(STROH, bonuses=[{"id": "valat"}]), "bonuses"),
+    (
+        "strohmandeln-valat-both-sides",
+        changed(
+            STROH,
+            points=70,
+            bonuses=[{"id": "valat"}, {"id": "valat", "side": "defenders"}],
+        ),
+        "bonuses",
+    ),
     # In Strohmandeln only Rostopschin is announced.
     (
         "strohmandeln-announced-trull",

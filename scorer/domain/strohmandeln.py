@@ -228,6 +228,14 @@ def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
         for b in hand.bonuses
         if b.announced and b.id not in ANNOUNCEABLE
     ]
+    for bonus in hand.bonuses:
+        # Every trick to one side: all 70 points to the declarer, or none.
+        if bonus.id == "valat" and bonus.made:
+            needed = TOTAL if bonus.side == "declarer" else 0
+            if hand.points is not None and hand.points != needed:
+                messages.append(
+                    f"a Valat made by the {bonus.side} means the declarer has {needed} points"
+                )
     if messages:
         errors["bonuses"] = messages
     return errors
