@@ -28,6 +28,14 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^Bettel takes no card points.*$"), "Beim Bettel zählen keine Augen"),
     (re.compile(r"^Bettel has no trumps$"), "Beim Bettel gibt es keinen Trumpf"),
     (
+        re.compile(r"^a Valat made by the declarer means the declarer has (\d+) points$"),
+        r"Ein Valat des Spielers heißt: der Spieler hat \1 Augen",
+    ),
+    (
+        re.compile(r"^a Valat made by the defenders means the declarer has (\d+) points$"),
+        r"Ein Valat der Gegner heißt: der Spieler hat \1 Augen",
+    ),
+    (
         re.compile(r"^.* has no such flag: enter a Valat as a bonus$"),
         "Hier gibt es das nicht: einen Valat als Prämie eintragen",
     ),
