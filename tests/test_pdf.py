@@ -17,7 +17,7 @@ from scorer.domain import Hand
 from scorer.domain.money import format_euros
 from scorer.domain.scoring import BIDS, SUITS
 from scorer.exports.chart import MAX_POINTS, balance_chart_svg, balance_series
-from scorer.exports.pdf import render_pdf
+from scorer.exports.pdf import render_pdf, sheet_context
 from scorer.exports.weasy import StaticFetcher
 from scorer.extensions import db
 
@@ -297,3 +297,37 @@ def test_a_sheet_that_takes_too_long_is_stopped(app, client, monkeypatch):
         key = evening(hands=40).key
     monkeypatch.setattr(weasy, "TIMEOUT", 0.01)
     assert client.get(f"/api/v1/sessions/{key}/export.pdf").status_code == 503
+
+
+def test_the_sheets_pot_column_is_the_ledgers_pot_refills_included(app):
+    """Every line of the pot column is what the ledger says the pot held: after a hand, its
+    `pot_after`; after a refill, the pot before the hand plus every player's stake."""
+    with app.app_context():
+        session = evening(stake_cents=20)
+        records = {r.number: r for r in operations.hands_of(session)}
+        context = sheet_context(session)
+    keys = [c.key for c in context["columns"]]
+    nr, pot = keys.index("nr"), keys.index("pot")
+    lines = [
+        (number, amount)
+        for chunk in context["chunks"]
+        for number, amount in zip(chunk.lines[nr], chunk.lines[pot], strict=True)
+    ]
+
+    def hand_number(text: str) -> int | None:
+        text = text.strip("\u2007*")
+        return int(text) if text.isdigit() else None
+
+    numbers = [hand_number(text) for (_, text), _ in lines]
+    refills = 0
+    for at, ((_, text), (_, amount)) in enumerate(lines):
+        if numbers[at] is not None:
+            expected = records[numbers[at]].pot_after
+        elif text.startswith("Runde"):
+            refills += 1
+            opened = records[next(n for n in numbers[at:] if n is not None)]
+            expected = opened.pot_after - opened.net["pot"]
+        else:
+            continue
+        assert amount == format_euros(expected, signed=False).removesuffix(" €"), text
+    assert refills
