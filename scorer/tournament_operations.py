@@ -21,9 +21,7 @@ from scorer.domain.facts import MAX_NAME
 from scorer.domain.ledger import Ledger
 from scorer.domain.model import POT
 from scorer.domain.names import clean_name
-from scorer.domain.scoring import Rules
 from scorer.domain.tournament import (
-    UNIT_PARAMS,
     Standing,
     TournamentHand,
     draw,
@@ -32,6 +30,7 @@ from scorer.domain.tournament import (
     standings,
     swap,
     table_sizes,
+    tournament_rules,
 )
 from scorer.extensions import db
 from scorer.locks import lock_more, lock_one
@@ -82,13 +81,6 @@ def parse_player_list(text: str | list[str]) -> list[str]:
     if errors:
         raise RuleError({"players": errors})
     return names
-
-
-def tournament_rules(game: Any, system: Any, params: Mapping[str, Any] | None) -> Rules:
-    """The rules with the unit set to one: in a tournament one unit is one point."""
-    rules = Rules.build(game, system, params)
-    units = {p: 1 for p in UNIT_PARAMS if p in rules.params}
-    return Rules.build(game, system, {**(params or {}), **units}) if units else rules
 
 
 def create_tournament(

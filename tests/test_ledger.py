@@ -260,7 +260,6 @@ def test_the_pot_is_refilled_before_the_next_hand():
     entry, state = book.play(state, 2, hand_game("B", 70))
     assert entry.new_round is True
     assert entry.round == 2
-    assert entry.stake_cents == 25
     assert entry.pot_after == 100  # refilled 4 × 25, untouched by a hand game
     assert entry.round_end is False
     assert entry.net == {"A": 0, "B": 80, "C": -40, "D": -40, POT: 0}

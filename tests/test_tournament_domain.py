@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer.domain.ledger import Ledger
 from scorer.domain.model import Hand
 from scorer.domain.scoring import Rules
 from scorer.domain.tournament import (
@@ -17,15 +18,42 @@ from scorer.domain.tournament import (
     bye_count,
     draw,
     hands_per_table,
-    repeat_pairs,
     sitting_out,
     standings,
     swap,
     table_sizes,
-    tournament_score,
+    tournament_rules,
 )
 
 # --- helpers, written independently of the module ------------------------------------------
+
+
+def repeat_pairs(tables, previous_rounds) -> list[tuple[str, str]]:
+    """The pairs seated together at `tables` who already shared a table in a previous round,
+    each pair once, in table and seat order."""
+    earlier = {
+        frozenset((x, y))
+        for round_tables in previous_rounds
+        for table in round_tables
+        for i, x in enumerate(table)
+        for y in table[i + 1 :]
+    }
+    return [
+        (x, y)
+        for table in tables
+        for i, x in enumerate(table)
+        for y in table[i + 1 :]
+        if frozenset((x, y)) in earlier
+    ]
+
+
+def tournament_points(game: str, system: str, params, table: list[str], hand: Hand) -> dict:
+    """The points each player at `table` makes with `hand` as a tournament table keeps them:
+    the tournament's rules, folded by a points-only ledger (at four the dealer sits out)."""
+    rules = tournament_rules(game, system, params)
+    ledger = Ledger(rules, tuple(table), hand.dealer or table[0], points_only=True)
+    entry, _ = ledger.play(ledger.start(), 1, hand)
+    return {name: entry.net[name] for name in table}
 
 
 def names(n: int) -> list[str]:
@@ -225,48 +253,43 @@ def test_a_payment_from_the_pot_is_points_for_the_declarer_only():
     money = rules.score(["A", "B", "C"], hand).net(["A", "B", "C"])
     assert money == {"A": 30, "B": 0, "C": 0, "pot": -30}
     # 3 units of 10 ct are 3 points; the pot's side is dropped.
-    assert tournament_score(rules, ["A", "B", "C"], hand) == {"A": 3, "B": 0, "C": 0}
+    points = tournament_points("haferltarock", "parlett-units", None, ["A", "B", "C"], hand)
+    assert points == {"A": 3, "B": 0, "C": 0}
 
 
 def test_a_lost_frage_half_paid_from_the_pot_drops_the_pot():
-    rules = Rules.build("haferltarock", "parlett-units", None)
     hand = Hand("A", "frage", trump="gras", points=50)
-    assert tournament_score(rules, ["A", "B", "C"], hand) == {"A": -3, "B": 3, "C": 3}
+    points = tournament_points("haferltarock", "parlett-units", None, ["A", "B", "C"], hand)
+    assert points == {"A": -3, "B": 3, "C": 3}
 
 
 def test_the_pot_is_never_capped_in_a_tournament():
-    rules = Rules.build("tarok", "points-kasse", {"stake_cents": 5, "rounding": "none"})
+    params = {"stake_cents": 5, "rounding": "none"}
     hand = Hand("A", "hand", trump="gras", points=120, all_tricks=True)
     # 60 over × 1 ct, doubled for Durch: 120 points although a real Kasse would hold less.
-    assert tournament_score(rules, ["A", "B", "C"], hand) == {"A": 120, "B": 0, "C": 0}
+    points = tournament_points("tarok", "points-kasse", params, ["A", "B", "C"], hand)
+    assert points == {"A": 120, "B": 0, "C": 0}
 
 
 def test_at_a_table_of_four_the_dealer_sits_out_with_zero():
-    rules = Rules.build("tarok", "multiples", {"payout": "pot", "max_doublings": 1})
+    params = {"payout": "pot", "max_doublings": 1}
     hand = Hand("A", "hand", trump="gras", points=50, doublings=1, dealer="D")
-    assert tournament_score(rules, ["D", "A", "B", "C"], hand) == {
-        "D": 0,
-        "A": -4,
-        "B": 4,
-        "C": 4,
-    }
-    with pytest.raises(ValueError, match="dealer"):
-        tournament_score(rules, ["D", "A", "B", "C"], Hand("A", "hand", trump="gras", points=50))
+    points = tournament_points("tarok", "multiples", params, ["D", "A", "B", "C"], hand)
+    assert points == {"D": 0, "A": -4, "B": 4, "C": 4}
 
 
 def test_one_game_point_is_one_tournament_point():
-    rules = Rules.build("tapp-tarock", "tapp-points", {"point_cents": 10})
-    assert tournament_score(rules, ["A", "B", "C"], Hand("A", "dreier", points=40)) == {
-        "A": 6,
-        "B": -3,
-        "C": -3,
-    }
+    hand = Hand("A", "dreier", points=40)
+    points = tournament_points(
+        "tapp-tarock", "tapp-points", {"point_cents": 10}, ["A", "B", "C"], hand
+    )
+    assert points == {"A": 6, "B": -3, "C": -3}
 
 
 def test_a_system_without_units_counts_cents():
-    rules = Rules.build("tarok", "fixed-direct", None)
     hand = Hand("A", "hand", trump="gras", points=70)
-    assert tournament_score(rules, ["A", "B", "C"], hand) == {"A": 100, "B": -50, "C": -50}
+    points = tournament_points("tarok", "fixed-direct", None, ["A", "B", "C"], hand)
+    assert points == {"A": 100, "B": -50, "C": -50}
 
 
 def test_hands_per_table_let_everyone_deal_and_play_equally_often():

@@ -20,9 +20,8 @@ import pytest
 
 from scorer.auth.routes import create_organiser
 from scorer.domain import Hand
-from scorer.domain.tournament import tournament_score
+from scorer.domain.tournament import UNIT_PARAMS, tournament_rules
 from scorer.extensions import db, limiter
-from scorer.tournament_operations import tournament_rules
 from tests.conftest import SETUP_CODE, DefaultFields, dispose, make_app
 
 GAME, SYSTEM = "haferltarock", "parlett-units"
@@ -151,6 +150,18 @@ def plain_draw(players: list[str], sizes: list[int], rng: random.Random) -> list
         tables.append(order[start : start + size])
         start += size
     return tables
+
+
+def tournament_score(rules, players_at_table, hand: Hand) -> dict[str, int]:
+    """The points each player at the table makes with `hand`, worked out here without the
+    ledger: scored with no pot cap, the pot's side dropped, counted in the system's units
+    (at a table of four the dealer sits out with 0)."""
+    table = list(players_at_table)
+    active = [name for name in table if name != hand.dealer] if len(table) == 4 else table
+    net = rules.score(active, hand, pot_cents=None).net(table)
+    unit = next((rules.params[p] for p in UNIT_PARAMS if p in rules.params), 1)
+    assert all(net[name] % unit == 0 for name in table)
+    return {name: net[name] // unit for name in table}
 
 
 def recompute_standings(client, tournament: dict, rounds: list[dict], params: dict) -> dict:

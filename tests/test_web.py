@@ -405,3 +405,15 @@ def test_the_hand_list_shows_a_hundred_hands_a_page_the_latest_first(app, client
     assert "spätere Spiele" not in latest
     for page in ("?seite=0", "?seite=4", "?seite=zwei", "?seite=99999999999999"):
         assert client.get(f"/t/{key}/spiele{page}").status_code == 404, page
+
+
+def test_bonus_states_say_what_a_side_did(client):
+    url = table_url(new_table(client, game="strohmandeln", system="furr", players=["A", "B"]))
+    html = client.get(url).get_data(as_text=True)
+    uhu = html[html.index('name="bonus_uhu__declarer"') :]
+    assert "verloren" in uhu[: uhu.index("</select>")]  # a bird lost in its trick
+    trull = html[html.index('name="bonus_trull__declarer"') :]
+    assert "nicht gemacht" in trull[: trull.index("</select>")]
+    rostopschin = html[html.index('name="bonus_rostopschin__defenders"') :]
+    assert "angesagt, verloren" in rostopschin[: rostopschin.index("</select>")]
+    assert "gegen den Uhrzeigersinn" in client.get("/neu?game=tapp-tarock").get_data(as_text=True)

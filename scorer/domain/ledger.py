@@ -60,7 +60,6 @@ class Entry:
     net: dict[str, int]
     round: int
     new_round: bool
-    stake_cents: int
     pot_after: int
     round_end: bool
     factor: int = 1
@@ -180,7 +179,6 @@ class Ledger:
             net=net,
             round=new.round,
             new_round=new_round,
-            stake_cents=self.stake,
             pot_after=new.pot,
             round_end=round_end,
             factor=factor,

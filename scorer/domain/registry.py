@@ -80,6 +80,8 @@ class Game:
     validate: Callable[[Game, System, Hand, Mapping[str, Any]], dict[str, list[str]]]
     params: tuple[Param, ...] = ()
     clockwise: bool = True
+    """Which way the deal passes; players are listed in that order (the new-table page says
+    so for a counter-clockwise game)."""
     bids: bool = False
     doublings: bool = True
     trump_required: bool = False

@@ -20,12 +20,13 @@ The draw
     names is the seating and dealing order.
 
 The points of a hand
-    `tournament_score` scores a hand with the table's rules, with no pot cap, and keeps the
-    players' side only: **[decision]** where a system pays out of a pot (Haferl, Kasse), a
-    payment from the pot counts as points for the player it is paid to, and what a player pays
-    into it counts against him; the pot's own balance is dropped, because the pot is money and
-    not a competitor, and stakes are never scores. One unit is one point in the systems that
-    count in units (`unit_cents`, `point_cents`), otherwise one cent is one point.
+    `tournament_rules` and the ledger's `points_only` score a hand with the table's rules,
+    with no pot cap, and keep the players' side only: **[decision]** where a system pays out
+    of a pot (Haferl, Kasse), a payment from the pot counts as points for the player it is
+    paid to, and what a player pays into it counts against him; the pot's own balance is
+    dropped, because the pot is money and not a competitor, and stakes are never scores.
+    One unit is one point in the systems that count in units (`unit_cents`, `point_cents`),
+    otherwise one cent is one point.
 
 The standings
     `standings` adds up each player's points per round. **[decision]** Ties are broken by more
@@ -40,8 +41,9 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from scorer.domain.model import POT, Hand
+from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 
 TABLE_SIZES = (4, 3)
@@ -136,28 +138,6 @@ def swap(tables: Sequence[Sequence[str]], a: str, b: str) -> list[list[str]]:
     (ta, sa), (tb, sb) = seats[a], seats[b]
     result[ta][sa], result[tb][sb] = b, a
     return result
-
-
-def repeat_pairs(
-    tables: Sequence[Sequence[str]],
-    previous_rounds: Sequence[Sequence[Sequence[str]]],
-) -> list[tuple[str, str]]:
-    """The pairs seated together at `tables` who already shared a table in a previous round,
-    each pair once, in table and seat order."""
-    earlier = {
-        frozenset((x, y))
-        for round_tables in previous_rounds
-        for table in round_tables
-        for i, x in enumerate(table)
-        for y in table[i + 1 :]
-    }
-    return [
-        (x, y)
-        for table in tables
-        for i, x in enumerate(table)
-        for y in table[i + 1 :]
-        if frozenset((x, y)) in earlier
-    ]
 
 
 def _meetings(
@@ -259,31 +239,13 @@ def _improve(tables: list[list[int]], met: list[list[int]], rng: random.Random) 
 # --- the points of a hand -------------------------------------------------------------------
 
 
-def tournament_score(rules: Rules, players_at_table: Sequence[str], hand: Hand) -> dict[str, int]:
-    """The points each player at the table makes with `hand`.
-
-    `players_at_table` are the three active players, or all four at a table of four, where the
-    hand's `dealer` sits out and scores 0. The hand is scored without a pot cap; the pot's side
-    of every payment is dropped (a payment from the pot is points for the player who receives
-    it, stakes are not scores), and amounts are counted in the system's units where it has
-    one (`unit_cents`, `point_cents`), otherwise in cents.
-    """
-    table = list(players_at_table)
-    active = table
-    if len(table) == rules.game.active + 1:
-        if hand.dealer not in table:
-            raise ValueError("at a table of four the hand needs its dealer, who sits out")
-        active = [name for name in table if name != hand.dealer]
-    score = rules.score(active, hand, pot_cents=None)
-    unit = next((rules.params[p] for p in UNIT_PARAMS if p in rules.params), 1)
-    net = score.net(table)
-    points: dict[str, int] = {}
-    for name in table:
-        value, rest = divmod(net[name], unit)
-        if rest:
-            raise ValueError(f"{net[name]} cents is not a whole number of {unit}-cent units")
-        points[name] = value
-    return points
+def tournament_rules(game: Any, system: Any, params: Mapping[str, Any] | None) -> Rules:
+    """The rules of a tournament's tables: the system's unit set to one, so that one unit is
+    one point. A table scores them with `Ledger(..., points_only=True)`: no pot, no cap, no
+    stakes, and a payment from the pot counts for its receiver only."""
+    rules = Rules.build(game, system, params)
+    units = {p: 1 for p in UNIT_PARAMS if p in rules.params}
+    return Rules.build(game, system, {**(params or {}), **units}) if units else rules
 
 
 def hands_per_table(table_size: int, deals_each: int = 4) -> int:

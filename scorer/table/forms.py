@@ -181,7 +181,7 @@ SIDES = {"declarer": "Spieler", "defenders": "Gegner"}
 BONUS_STATES = {
     "": "—",
     "made": "gemacht",
-    "lost": "verloren",
+    "lost": "verloren",  # a bird lost in its trick; another bonus: "nicht gemacht"
     "announced": "angesagt, gemacht",
     "announced_failed": "angesagt, verloren",
 }
@@ -214,14 +214,13 @@ def hand_form(
         states = ["", "made", "lost"]
         if bonus_id in game.announceable:
             states += ["announced", "announced_failed"]
+        labels = {**BONUS_STATES, "lost": "verloren" if bonus_id in game.birds else "nicht gemacht"}
         for side, side_label in SIDES.items():
             setattr(
                 Form,
                 bonus_field_name(bonus_id, side),
                 SelectField(
-                    side_label,
-                    choices=options((s, BONUS_STATES[s]) for s in states),
-                    default="",
+                    side_label, choices=options((s, labels[s]) for s in states), default=""
                 ),
             )
     for name in COUNTS_120 if game.total == 120 else COUNTS_70:
