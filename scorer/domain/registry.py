@@ -99,6 +99,9 @@ class Game:
     given through the API and changes nothing; a Bettel never has one."""
     flags: tuple[str, ...] = ("all_tricks", "no_tricks")
     """The hand's yes/no facts this game knows: every trick, no trick."""
+    counting: str = "bavarian"
+    """How card points are counted from the cards taken (`cardpoints`): 'bavarian' (Aces 11,
+    Tens 10 …) or 'tarock' (54 cards counted in threes)."""
     contract_words: Mapping[str, str] = field(default_factory=dict)
     """How players name a contract in a list of hands, where it differs from `contracts`."""
     heart_words: Mapping[str, str] = field(default_factory=dict)

@@ -294,6 +294,7 @@ register_game(
         announceable=ANNOUNCEABLE,
         birds=BIRDS,
         trumps=False,
+        counting="tarock",
         flags=("all_tricks",),
     )
 )

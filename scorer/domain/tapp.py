@@ -135,6 +135,7 @@ register_game(
         bonus_names=BONUS_NAMES,
         announceable=tuple(ANNOUNCED),
         trumps=False,
+        counting="tarock",
         flags=(),
     )
 )

@@ -144,7 +144,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         Column("dealer", "gibt", "who"),
         Column("declarer", "Spieler", "who"),
         Column("contract", "Spiel", "contract"),
-        *([Column("trump", "Trumpf", "trump")] if game.total == 120 else []),
+        *([Column("trump", "Trumpf", "trump")] if game.trumps else []),
         *([Column("bid", "Gereizt", "bid num")] if game.bids else []),
         Column("points", "Augen", "points num"),
         Column("result", "Ergebnis", "result"),

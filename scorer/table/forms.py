@@ -188,8 +188,11 @@ BONUS_STATES = {
 """What a side did with a bonus; each state is one (announced, made) pair of `Bonus`."""
 STATE_OF = {(False, True): "made", (False, False): "lost", (True, True): "announced"}
 STATE_OF[(True, False)] = "announced_failed"
-COUNTS_120 = ("aces", "tens", "kings", "obers", "unters")
-COUNTS_70 = ("honours_kings", "queens", "cavaliers", "jacks", "cards")
+COUNTS = {
+    "bavarian": ("aces", "tens", "kings", "obers", "unters"),
+    "tarock": ("honours_kings", "queens", "cavaliers", "jacks", "cards"),
+}
+"""The calculator's fields per way of counting (`Game.counting`)."""
 
 
 def bonus_field_name(bonus_id: str, side: str) -> str:
@@ -223,7 +226,7 @@ def hand_form(
                     side_label, choices=options((s, labels[s]) for s in states), default=""
                 ),
             )
-    for name in COUNTS_120 if game.total == 120 else COUNTS_70:
+    for name in COUNTS[game.counting]:
         setattr(Form, f"count_{name}", StringField(name, [Optional(), Length(max=6)]))
     form = Form(formdata=formdata, data=data)
     form.declarer.choices = options((p, p) for p in active)
@@ -293,7 +296,7 @@ def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
 
 def points_from_counts(form, game: Game) -> int | None:
     """Points from the card-count calculator's fields, when the points field is empty."""
-    names = COUNTS_120 if game.total == 120 else COUNTS_70
+    names = COUNTS[game.counting]
     raw = {n: (form[f"count_{n}"].data or "").strip() for n in names}
     if not any(raw.values()):
         return None
@@ -301,7 +304,7 @@ def points_from_counts(form, game: Game) -> int | None:
     if any(v is None for v in counts.values()):
         raise RuleError.one("points", "Zählen: nur ganze Zahlen")
     try:
-        if game.total == 120:
+        if game.counting == "bavarian":
             return bavarian_points(counts)
         cards = counts.pop("cards", 0)
         return tarock_points(counts, cards)
