@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scorer.domain.model import Bonus
+from scorer.domain.model import Bonus, Hand
 
 SIDES = ("declarer", "defenders")
 
@@ -30,3 +30,17 @@ def check_bonuses(bonuses: Iterable[Bonus], allowed: Iterable[str], where: str) 
 def sign(side: str) -> int:
     """+1 for what counts for the declarer's side, −1 for the defenders'."""
     return 1 if side == "declarer" else -1
+
+
+def check_valat_points(hand: Hand, total: int) -> list[str]:
+    """Messages for a made Valat that disagrees with the card points: every trick to the
+    declarer means all `total` points, every trick to the defenders none."""
+    messages = []
+    for bonus in hand.bonuses:
+        if bonus.id == "valat" and bonus.made:
+            needed = total if bonus.side == "declarer" else 0
+            if hand.points is not None and hand.points != needed:
+                messages.append(
+                    f"a Valat made by the {bonus.side} means the declarer has {needed} points"
+                )
+    return messages

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.domain.bonuses import check_bonuses, sign
+from scorer.domain.bonuses import check_bonuses, check_valat_points, sign
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
 from scorer.domain.payments import direct
@@ -228,14 +228,7 @@ def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
         for b in hand.bonuses
         if b.announced and b.id not in ANNOUNCEABLE
     ]
-    for bonus in hand.bonuses:
-        # Every trick to one side: all 70 points to the declarer, or none.
-        if bonus.id == "valat" and bonus.made:
-            needed = TOTAL if bonus.side == "declarer" else 0
-            if hand.points is not None and hand.points != needed:
-                messages.append(
-                    f"a Valat made by the {bonus.side} means the declarer has {needed} points"
-                )
+    messages += check_valat_points(hand, TOTAL)
     if messages:
         errors["bonuses"] = messages
     return errors

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorer.domain.bonuses import check_bonuses, sign
+from scorer.domain.bonuses import check_bonuses, check_valat_points, sign
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
 from scorer.domain.payments import direct
@@ -92,13 +92,7 @@ def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
             messages.append("only the declarer announces")
     if len(announced) > 1:
         messages.append("the declarer announces one of Pagat Ultimo or Valat, not both")
-    for bonus in hand.bonuses:
-        if bonus.id == "valat" and bonus.made:
-            needed = TOTAL if bonus.side == "declarer" else 0
-            if hand.points is not None and hand.points != needed:
-                messages.append(
-                    f"a Valat made by the {bonus.side} means the declarer has {needed} points"
-                )
+    messages += check_valat_points(hand, TOTAL)
     if messages:
         errors["bonuses"] = messages
     return errors
