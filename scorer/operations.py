@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
@@ -275,6 +275,18 @@ def close_session(session: TableSession) -> None:
     )
 
 
+def reopen_session(session: TableSession) -> None:
+    """Open a closed evening again. A tournament table is closed with its round and stays
+    closed."""
+    if not session.closed:
+        raise Conflict("the evening is not closed")
+    if session.points_only:
+        raise Conflict("a tournament table is closed with its round")
+    session.closed_at = None
+    _changed(session)
+    _history(session, "reopen")
+
+
 def hands_of(session: TableSession, include_voided: bool = False) -> list[HandRecord]:
     query = select(HandRecord).where(HandRecord.session_id == session.id)
     if not include_voided:
@@ -335,6 +347,33 @@ def live_hand(session: TableSession, number: int) -> HandRecord:
     if record is None:
         raise NotFound(f"no hand number {number} at this table")
     return record
+
+
+def voided_hand(session: TableSession, number: int) -> HandRecord | None:
+    """Hand `number` when it is struck out (for Undo to put it back into the form)."""
+    return db.session.scalar(
+        select(HandRecord).where(
+            HandRecord.session_id == session.id,
+            HandRecord.number == number,
+            HandRecord.voided.is_(True),
+        )
+    )
+
+
+def live_hands_after(session: TableSession, number: int) -> int:
+    """How many live hands come after hand `number`: the ones a change to it settles anew."""
+    return (
+        db.session.scalar(
+            select(func.count())
+            .select_from(HandRecord)
+            .where(
+                HandRecord.session_id == session.id,
+                HandRecord.number > number,
+                HandRecord.voided.is_(False),
+            )
+        )
+        or 0
+    )
 
 
 def history(session: TableSession) -> list[HistoryEvent]:
@@ -413,6 +452,18 @@ def refold(session: TableSession, from_number: int = 1) -> LedgerState:
     session.state = state.to_json()
     _changed(session)
     db.session.flush()
+    return state
+
+
+def state_before(session: TableSession, number: int) -> LedgerState:
+    """The ledger's state just before hand `number` (what an edit of it is played from)."""
+    state = _state_before(session, number) if number > 1 else None
+    if state is not None:
+        return state
+    earlier = [r for r in hands_of(session) if r.number < number]
+    _, state = ledger_for(session).fold(
+        (r.number, Hand.from_json(r.facts), r.dealer) for r in earlier
+    )
     return state
 
 

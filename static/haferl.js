@@ -66,11 +66,6 @@
     if (list.children.length) recentBox.hidden = false;
   }
 
-  // Flash with Undo: stays a few seconds, then fades away.
-  document.querySelectorAll("[data-autohide]").forEach(function (flash) {
-    setTimeout(function () { flash.style.display = "none"; }, 12000);
-  });
-
   var form = document.getElementById("hand-form");
   if (!form) return;
 
@@ -88,16 +83,6 @@
       el.hidden = el.getAttribute("data-show-for").split(" ").indexOf(c) < 0;
     });
   }
-
-  // Bid stepper in fives.
-  form.querySelectorAll("button[data-step]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var bid = document.getElementById("bid");
-      var value = (parseInt(bid.value, 10) || 61) + parseInt(button.getAttribute("data-step"), 10);
-      bid.value = Math.max(61, Math.min(116, value));
-      changed();
-    });
-  });
 
   // Card-count calculator: fills the points field and shows its arithmetic.
   var counter = form.querySelector(".counter");
@@ -127,7 +112,9 @@
     });
   }
 
-  // Preview before saving: what the hand would pay, from the server's own rules.
+  // Preview before saving: what the hand would pay, from the server's own rules. It shows
+  // in the entry bar, where the confirmation of the hand just saved (with Undo) stays until
+  // the next hand is begun.
   var previewUrl = form.getAttribute("data-preview");
   var preview = document.getElementById("preview");
   var timer = null;
@@ -138,12 +125,22 @@
     timer = setTimeout(function () {
       fetch(previewUrl, { method: "POST", body: new FormData(form), credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : ""; })
-        .then(function (html) { preview.innerHTML = html; })
+        .then(function (html) { preview.innerHTML = html; preview.removeAttribute("data-keep"); })
         .catch(function () { preview.textContent = ""; });
     }, 150);
   }
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
+
+  // Fewer taps: once the contract is chosen, the points field takes the keypad, whose
+  // Enter saves the hand.
+  var points = document.getElementById("points");
+  form.addEventListener("change", function (event) {
+    if (event.target.name !== "contract" || !points || points.value !== "") return;
+    if (points.closest("[hidden]")) return;
+    points.focus();
+  });
+
   applyContract();
-  if (contract()) changed();
+  if (contract() && !(preview && preview.hasAttribute("data-keep"))) changed();
 })();

@@ -85,8 +85,8 @@ def enter_hand(
 ):
     tap(page, "Wer spielt?", declarer)
     tap(page, "Was?", contract)
-    for _ in range((bid - 61) // 5):
-        page.get_by_role("button", name="5 mehr").click()
+    if bid != 61:
+        tap(page, "Gereizt", str(bid))
     if counts:
         page.locator("details.counter summary").click()
         for name, value in counts.items():

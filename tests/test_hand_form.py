@@ -94,9 +94,12 @@ def tapped(hand: Hand) -> dict[str, Any]:
         fields["bid"] = str(hand.bid)
     if hand.points is not None:
         fields["points"] = str(hand.points)
-    for flag in ("all_tricks", "no_tricks"):
-        if getattr(hand, flag):
-            fields[flag] = "y"
+    if hand.contract == "bettel":  # won or lost, tapped explicitly
+        fields["bettel"] = "won" if hand.no_tricks else "lost"
+    else:
+        for flag in ("all_tricks", "no_tricks"):
+            if getattr(hand, flag):
+                fields[flag] = "y"
     states = {(False, True): "made", (False, False): "lost", (True, True): "announced"}
     states[(True, False)] = "announced_failed"
     for bonus in hand.bonuses:

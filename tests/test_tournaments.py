@@ -862,14 +862,14 @@ def test_web_tournament_tables_qr_codes_standings_and_table_page(app, client):
     # A tournament table's page counts hands "of N" and shows points, not euros.
     table_key, table_players, planned = tables[0]
     page = public.get(f"/t/{table_key}").get_data(as_text=True)
-    assert f"Spiel 1 von {planned}" in page
+    assert f"Spiel 1 · 1. von {planned}" in page
     assert "0 P" in page
     assert "€" not in page
     declarer = active_players(session_of(public, table_key))[0]
     hand = {"declarer": declarer, "contract": "frage", "points": 61}
     assert post_hand(public, table_key, hand).status_code == 201
     page = public.get(f"/t/{table_key}").get_data(as_text=True)
-    assert f"Spiel 2 von {planned}" in page
+    assert f"Spiel 2 · 2. von {planned}" in page
     assert "+1 P" in page
     assert "€" not in page
 

@@ -197,6 +197,10 @@ def _check_points(game: Game, hand: Hand, bad) -> None:
         bad("all_tricks", f"taking every trick means all {total} points")
 
 
+POT_SHORT = "the pot holds only"
+"""How the explanation line of a pot that could not pay all it owed begins."""
+
+
 def _cap_pot(postings: list[Posting], pot_cents: int | None, lines: list[Line]) -> list[Posting]:
     """A payment out of the pot never exceeds what it holds; the shortfall is explained."""
     if pot_cents is None or not any(p.from_account == POT for p in postings):
@@ -212,7 +216,7 @@ def _cap_pot(postings: list[Posting], pot_cents: int | None, lines: list[Line]) 
         if paid < p.cents:
             lines.append(
                 Line(
-                    f"the pot holds only {paid} of the {p.cents} cents due to {p.to_account}: "
+                    f"{POT_SHORT} {paid} of the {p.cents} cents due to {p.to_account}: "
                     "it pays what it has and is empty",
                     cents=paid,
                 )

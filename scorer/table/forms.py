@@ -172,6 +172,11 @@ class HandForm(FlaskForm):
     )
     all_tricks = BooleanField("Durch / alle Stiche")
     no_tricks = BooleanField("keinen Stich")
+    bettel = RadioField(
+        "Bettel",
+        choices=options([("won", "gewonnen: keinen Stich"), ("lost", "verloren")]),
+        validate_choice=False,
+    )
     doublings = RadioField("Kontra", default="0", validate_choice=False)
     version = HiddenField()
     submit = SubmitField("Eintragen")
@@ -258,6 +263,14 @@ def facts_from_form(form, game: Game) -> dict[str, Any]:
     for flag in game.flags:
         if form[flag].data:
             facts[flag] = True
+    if contract == "bettel":
+        # Won or lost is tapped explicitly: a Bettel is won when the declarer took no trick.
+        facts.pop("all_tricks", None)
+        facts.pop("no_tricks", None)
+        if form.bettel.data not in ("won", "lost"):
+            raise RuleError.one("bettel", "Bettel: gewonnen oder verloren?")
+        if form.bettel.data == "won":
+            facts["no_tricks"] = True
     doublings = whole_number(form.doublings.data)
     if doublings:
         facts["doublings"] = doublings
@@ -285,6 +298,9 @@ def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
         "points_of": "declarer",
         "all_tricks": facts.get("all_tricks", False),
         "no_tricks": facts.get("no_tricks", False),
+        "bettel": ("won" if facts.get("no_tricks") else "lost")
+        if facts["contract"] == "bettel"
+        else None,
         "doublings": str(facts.get("doublings", 0)),
         "version": str(version),
     }

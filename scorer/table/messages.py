@@ -49,6 +49,11 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
         "Berliner: nur der Geber darf eine Frage spielen",
     ),
     (re.compile(r"^must be 0\.\.(\d+): .* has no Kontra$"), "Hier gibt es kein Kontra"),
+    (re.compile(r"^the evening is not closed$"), "Der Abend ist noch offen"),
+    (
+        re.compile(r"^a tournament table is closed with its round$"),
+        "Ein Turniertisch wird mit seiner Runde geschlossen",
+    ),
     (
         re.compile(r"^the evening is closed: no more changes$"),
         "Der Abend ist abgeschlossen: keine Änderungen mehr",

@@ -53,7 +53,8 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
     g.table = None
     if values and "key" in values:
         key = values.pop("key")
-        writes = request.method not in ("GET", "HEAD") and endpoint != "table.preview"
+        reads_only = ("table.preview", "table.edit_preview")
+        writes = request.method not in ("GET", "HEAD") and endpoint not in reads_only
         try:
             g.table = (operations.session_for_write if writes else operations.get_session)(key)
         except operations.NotFound:
@@ -192,11 +193,19 @@ def hand_from_form(form) -> Hand:
 
 @bp.get("/t/<key>")
 def table():
-    form = table_hand_form()
+    """The table. After Undo (`?wieder=N`, N a hand just struck out) the form holds that
+    hand again, to be corrected and saved anew."""
+    data = {}
+    undone = whole_number(request.args.get("wieder"))
+    if isinstance(undone, int):
+        record = operations.voided_hand(g.table, undone)
+        if record is not None:
+            data = form_data_from_facts(record.facts, record.version)
+    form = table_hand_form(data=data)
     return render_table(form)
 
 
-def render_table(form, status: int = 200, preview=None):
+def render_table(form, status: int = 200):
     table = g.table
     game, system = game_and_system(table)
     recent_hands = operations.latest_hands(table, 12)
@@ -209,7 +218,7 @@ def render_table(form, status: int = 200, preview=None):
         seats=seats(table, operations.ledger_for(table)),
         params=operations.rules_for(table).params,
         recent_hands=recent_hands,
-        preview=preview,
+        final=operations.settlement(table).balances if table.closed else None,
         table_url=url_for("table.table", _external=True),
     ), status
 
@@ -232,6 +241,7 @@ def record():
                     "version": record.version,
                     "declarer": record.facts["declarer"],
                     "cents": amount,
+                    "points": g.table.points_only,
                     "explanation": record.explanation,
                 },
                 "recorded",
@@ -243,14 +253,29 @@ def record():
 @bp.post("/t/<key>/vorschau")
 def preview():
     """What the hand being entered would pay: the same fold step, nothing saved."""
+    state = LedgerState.from_json(g.table.state)
+    return render_preview(table_hand_form(formdata=request.form), state, g.table.hand_count + 1)
+
+
+@bp.post("/t/<key>/spiele/<n:number>/vorschau")
+def edit_preview(number: int):
+    """What hand `number` would pay as the edit page now describes it."""
+    record = live_hand(number)
     form = table_hand_form(formdata=request.form)
+    form.declarer.choices = options((p, p) for p in g.table.players if p != record.sitting_out)
+    state = operations.state_before(g.table, number)
+    return render_preview(form, state, number, record.dealer)
+
+
+def render_preview(form, state: LedgerState, number: int, dealer: str | None = None):
     missing = [form[name].label.text for name in ("declarer", "contract") if not form[name].data]
+    if form.contract.data == "bettel" and not form.bettel.data:
+        missing.append("gewonnen oder verloren")
     if missing:
         return render_template("_preview.html", missing=missing)
     try:
         hand = hand_from_form(form)
-        ledger = operations.ledger_for(g.table)
-        entry, _ = ledger.play(LedgerState.from_json(g.table.state), g.table.hand_count + 1, hand)
+        entry, _ = operations.ledger_for(g.table).play(state, number, hand, dealer)
     except RuleError as exc:
         return render_template(
             "_preview.html",
@@ -301,9 +326,7 @@ def edit(number: int):
                 attach_errors(form, exc)
             else:
                 db.session.commit()
-                flash(
-                    f"Spiel {number} geändert; alle späteren Spiele sind neu abgerechnet.", "info"
-                )
+                flash(f"Spiel {number} geändert{resettled(number)}.", "info")
                 return redirect(url_for("table.hands"))
         status = 422
     else:
@@ -327,9 +350,15 @@ def void(number: int):
     if request.method == "POST":
         operations.void_hand(g.table, number, whole_number(request.form.get("version")))
         db.session.commit()
-        flash(f"Spiel {number} gestrichen; alle späteren Spiele sind neu abgerechnet.", "info")
-        target = request.form.get("next")
-        return redirect(url_for("table.table") if target == "table" else url_for("table.hands"))
+        if request.form.get("next") == "table":  # Undo: the hand goes back into the form
+            flash(
+                f"Spiel {number} zurückgenommen{resettled(number)}. Es steht wieder im "
+                "Formular: korrigieren und neu eintragen.",
+                "undone",
+            )
+            return redirect(url_for("table.table", wieder=number))
+        flash(f"Spiel {number} gestrichen{resettled(number)}.", "info")
+        return redirect(url_for("table.hands"))
     return render_template(
         "confirm_void.html", table=g.table, record=record, game=GAMES[g.table.game]
     )
@@ -344,6 +373,16 @@ def close():
     return render_template(
         "confirm_close.html", table=g.table, settlement=operations.settlement(g.table)
     )
+
+
+@bp.post("/t/<key>/oeffnen")
+def reopen():
+    """A closed evening opened again, to correct a hand or play on; settled anew at the
+    next close."""
+    operations.reopen_session(g.table)
+    db.session.commit()
+    flash("Der Abend ist wieder offen.", "info")
+    return redirect(url_for("table.table"))
 
 
 @bp.get("/t/<key>/abrechnung")
@@ -382,6 +421,18 @@ def rules(game_id: str):
     if game is None:
         abort(404, "Dieses Spiel kennt Haferl nicht.")
     return render_template("rules.html", game=game, systems=[SYSTEMS[s] for s in game.systems])
+
+
+def resettled(number: int) -> str:
+    """What a change to hand `number` did to the hands after it, for the message."""
+    later = operations.live_hands_after(g.table, number)
+    if not later:
+        return ""
+    return (
+        "; das Spiel danach ist neu abgerechnet"
+        if later == 1
+        else (f"; die {later} Spiele danach sind neu abgerechnet")
+    )
 
 
 def live_hand(number: int):

@@ -8,6 +8,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.busy import Busy
 from scorer.domain.money import format_euros
+from scorer.domain.scoring import BIDS, POT_SHORT
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.messages import german_line
 
@@ -19,6 +20,14 @@ def format_amount(cents: int, points: bool = False, signed: bool = False) -> str
     value = int(cents or 0)
     sign = "+" if signed and value > 0 else "−" if value < 0 else ""
     return f"{sign}{abs(value)} P"
+
+
+def pot_short(explanation) -> str:
+    """The line saying the pot could not pay all it owed in a hand, in German; else ''."""
+    for line in explanation or ():
+        if line.get("text", "").startswith(POT_SHORT):
+            return german_line(line["text"])
+    return ""
 
 
 def init_app(app: Flask) -> None:
@@ -33,8 +42,10 @@ def init_app(app: Flask) -> None:
     )
     app.jinja_env.filters["amount"] = format_amount
     app.jinja_env.filters["german_line"] = german_line
+    app.jinja_env.filters["pot_short"] = pot_short
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
+        bids=BIDS,
     )
 
     @app.errorhandler(HTTPException)
