@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from scorer.domain.money import format_euros
 from tests.conftest import PostedFields
 from tests.test_web import PLAYERS, new_table, table_url
 
@@ -171,7 +172,7 @@ def test_a_closed_evening_shows_the_settle_up_and_can_be_reopened(client):
     final = client.get(f"/api/v1/sessions/{key}/settlement").get_json()["balances"]
     for name in PLAYERS:
         cents = final[name]
-        shown = f"{'+' if cents > 0 else '−' if cents < 0 else ''}{abs(cents) // 100},{abs(cents) % 100:02d} €"
+        shown = format_euros(cents, True)
         assert re.search(
             rf"<bdi>{name}</bdi></span>\s*<span class=\"money[^\"]*\">{re.escape(shown)}", html
         ), name
