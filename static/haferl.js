@@ -2,16 +2,34 @@
 (function () {
   "use strict";
 
-  // New table: choosing a game or payment system reloads the form for it.
+  // New table: choosing a game or payment system reloads the form for it. The names typed
+  // so far survive the reload in this tab's own storage.
+  var TYPED_KEY = "haferl.new-table";
+  var newTable = document.querySelector("form.new-table");
+  function typedFields() {
+    return newTable ? newTable.querySelectorAll("input[name=name], input[name^=player_]") : [];
+  }
   document.querySelectorAll("select.autosubmit").forEach(function (select) {
     select.addEventListener("change", function () {
       if (select.id === "game") {
         var system = document.getElementById("system");
         if (system) system.disabled = true;
       }
+      var typed = {};
+      typedFields().forEach(function (input) { typed[input.name] = input.value; });
+      try { sessionStorage.setItem(TYPED_KEY, JSON.stringify(typed)); } catch (e) { /* none kept */ }
       select.form.submit();
     });
   });
+  if (newTable) {
+    var kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem(TYPED_KEY)); sessionStorage.removeItem(TYPED_KEY); } catch (e) { kept = null; }
+    if (kept && typeof kept === "object") {
+      typedFields().forEach(function (input) {
+        if (!input.value && typeof kept[input.name] === "string") input.value = kept[input.name];
+      });
+    }
+  }
 
   // New table: move players up and down, clear a row.
   document.querySelectorAll("[data-player-row]").forEach(function (row) {
@@ -89,14 +107,29 @@
   if (counter) {
     counter.addEventListener("input", function () {
       var total = parseInt(counter.getAttribute("data-total"), 10);
-      var sum = 0, parts = [], counted = 0, cards = 0;
+      var sum = 0, parts = [], counted = 0, cards = 0, impossible = [];
       counter.querySelectorAll("input[data-value]").forEach(function (input) {
         var n = parseInt(input.value, 10) || 0;
         var value = parseInt(input.getAttribute("data-value"), 10);
+        var most = parseInt(input.getAttribute("max"), 10);
+        if (n < 0 || n > most) impossible.push(input.getAttribute("data-label") + ": höchstens " + most);
         if (input.name === "count_cards") { cards = n; return; }
         if (n) { sum += n * value; counted += n; parts.push(n + "×" + value); }
       });
+      if (total !== 120 && cards && cards < counted) {
+        impossible.push("Karten gesamt: mindestens " + counted + " (die gezählten mit)");
+      }
       var text, points;
+      var sumLine = counter.querySelector(".count-sum");
+      if (impossible.length) {
+        // Not a pile anyone can win: say so and leave the points empty, to be corrected.
+        sumLine.textContent = "So viele gibt es nicht — " + impossible.join("; ");
+        sumLine.classList.add("field-error");
+        document.getElementById("points").value = "";
+        changed();
+        return;
+      }
+      sumLine.classList.remove("field-error");
       if (total === 120) {
         points = sum;
         text = (parts.join(" + ") || "0") + " = " + points;
@@ -106,7 +139,7 @@
         points = Math.round(raw - (2 * cards) / 3);
         text = (parts.join(" + ") || "0") + " + " + others + "×1 − ⅔×" + cards + " = " + points;
       }
-      counter.querySelector(".count-sum").textContent = text;
+      sumLine.textContent = text;
       document.getElementById("points").value = points;
       changed();
     });

@@ -141,7 +141,7 @@ def test_three_players_and_a_pocket_system_render(app):
     assert all("Seite 1 von 1" in t for t in texts)
     assert "Charlotte" in texts[0] and "Haferl leer" not in texts[1]
     assert "Anteil Haferl" not in texts[1] and "stake_cents" not in texts[1]
-    assert "payout = pocket" in texts[1]
+    assert "Gewinne zahlt: die Spieler untereinander" in texts[1]  # in players' words
     assert set(range(1, 16)) <= hand_numbers(texts[1])
 
 

@@ -1079,3 +1079,52 @@ def test_session_pdf_is_served_from_the_api_and_linked_from_the_pages(client):
     assert "<b>Bär & Co</b>" in text and "Seite 1 von" in text
     assert f"/api/v1/sessions/{key}/export.pdf" in client.get(f"/t/{key}").get_data(as_text=True)
     assert client.get(f"{API}/sessions/{'x' * 30}/export.pdf").status_code == 404
+
+
+def test_closing_a_round_with_hands_to_play_asks_first(app, client):
+    auth = organiser(app)
+    tid = created(client, auth, [f"Spieler {i}" for i in range(1, 8)], rounds=2, deals=1)["id"]
+    first = draw(client, auth, tid)
+    assert log_in(client).status_code == 302
+    url = f"/turniere/{tid}/runde/1/schliessen"
+    asked = client.post(url)
+    assert asked.status_code == 200
+    html = asked.get_data(as_text=True)
+    assert "Runde 1 schließen?" in html and "0 von" in html
+    assert 'name="bestaetigt" value="ja"' in html
+    assert read_round(client, auth, tid, 1)["closed"] is False
+    assert client.post(url, data={"bestaetigt": "ja"}).status_code == 302
+    assert read_round(client, auth, tid, 1)["closed"] is True
+    assert len(first["tables"]) == 2
+
+
+def test_live_standings_read_as_players_expect(app, client):
+    """Rounds not yet drawn show a dash, negative scores a true minus sign; the PDF too,
+    with the time printed on the local clock."""
+    auth = organiser(app)
+    tournament = created(client, auth, ["Anna", "Bert", "Cora"], rounds=3, deals=1)
+    round_one = draw(client, auth, tournament["id"])
+    key = round_one["tables"][0]["key"]
+    declarer = active_players(session_of(client, key))[0]
+    post_hand(client, key, {"declarer": declarer, "contract": "frage", "points": 40})
+    html = client.get(f"/turnier/{tournament['key']}/stand").get_data(as_text=True)
+    cells = re.findall(r'<td class="num per-round">([^<]*)</td>', html)
+    assert cells and cells.count("–") == 2 * 3  # rounds 2 and 3 of three players
+    assert re.search(r">−\d+<", html) and not re.search(r">-\d+<", html)
+    assert log_in(client).status_code == 302
+    text = pdf_text(client.get(f"/turniere/{tournament['id']}/tabelle.pdf").data)
+    assert "UTC" not in text and "–" in text and "−" in text
+
+
+def test_a_tournament_table_confirms_a_hand_in_points(app, client):
+    auth = organiser(app)
+    tournament = created(client, auth, ["Anna", "Bert", "Cora"], rounds=1, deals=1)
+    key = draw(client, auth, tournament["id"])["tables"][0]["key"]
+    declarer = active_players(session_of(client, key))[0]
+    client.post(
+        f"/t/{key}/spiel",
+        data={"declarer": declarer, "contract": "frage", "points": "70", "points_of": "declarer"},
+    )
+    html = client.get(f"/t/{key}").get_data(as_text=True)
+    assert re.search(r"Spiel 1 eingetragen: <bdi>[^<]+</bdi> \+\d+ P", html)
+    assert "€" not in html

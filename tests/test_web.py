@@ -41,7 +41,36 @@ def test_new_table_lists_only_the_games_systems(client):
     assert "Tapp-Punkte" in html
     assert "Einheiten (Parlett)" not in html
     assert "Wert eines Punktes (Cent)" in html  # the parameter's help line
-    assert "point_cents" in html  # and its id
+
+
+@pytest.mark.parametrize(
+    ("path", "game", "system"),
+    [
+        ("/neu?game=haferltarock&system=parlett-units", None, None),
+        ("/neu?game=haferltarock&system=multiples", None, None),
+        ("/neu?game=tarok&system=points-kasse", None, None),
+        ("/neu?game=strohmandeln&system=furr", None, None),
+        ("/regeln/haferltarock", None, None),
+        ("/regeln/tarok", None, None),
+        ("/regeln/strohmandeln", None, None),
+    ],
+)
+def test_settings_are_shown_in_players_words(client, path, game, system):
+    """No parameter id, raw value or Python literal reaches a player: names, choices and
+    values are words (the ids are the API's)."""
+    from scorer.domain import GAMES, SYSTEMS
+
+    html = client.get(path).get_data(as_text=True)
+    assert client.get(path).status_code == 200
+    visible = re.sub(r'(name|id|for|value|class|href|src|action)="[^"]*"', "", html)
+    for game_ in GAMES.values():
+        for system_id in game_.systems:
+            for param in game_.all_params(SYSTEMS[system_id]):
+                assert param.name not in visible, (path, param.name)
+                for choice in param.choices:
+                    assert f">{choice}<" not in visible, (path, choice)
+    for raw in ("= True", "= False", "'split'", "'keep'", "'draw'", "'loss'", "'pocket'"):
+        assert raw not in visible, (path, raw)
 
 
 @pytest.mark.parametrize(

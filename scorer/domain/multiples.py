@@ -87,7 +87,7 @@ register_system(
             Param(
                 "payout",
                 "pocket",
-                "'pocket': zwischen den Spielern; 'pot': Gewinne zahlt das Haferl",
+                "wer Gewinne zahlt: die Spieler untereinander oder das Haferl",
                 "choice",
                 choices=("pocket", "pot"),
             ),

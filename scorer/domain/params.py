@@ -9,8 +9,54 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from scorer.domain.model import RuleError
+from scorer.domain.money import format_euros
 
 ParamKind = Literal["cents", "int", "rate", "bool", "choice"]
+
+TITLES = {
+    "stake_cents": "Einsatz",
+    "refill": "Neu einzahlen",
+    "pot_at_end": "Haferl am Ende",
+    "tie": "60 zu 60",
+    "unit_cents": "Einheit",
+    "payout": "Gewinne zahlt",
+    "pickup_raises": "Frage reizen",
+    "rate_frage": "Cent je Auge (Frage)",
+    "rate_hand": "Cent je Auge (Hand)",
+    "rounding": "Runden",
+    "bettel_cents": "Bettel",
+    "win_cents": "Einfacher Gewinn",
+    "schneider_cents": "Schneider",
+    "durch_cents": "Durch / Schwarz",
+    "schwarz_cents": "Schwarz",
+    "solo_cents": "Spiel",
+    "frage_factor": "Frage zählt",
+    "bettel_factor": "Bettel zählt",
+    "bankroll_cents": "Startgeld",
+    "max_doublings": "Doppeln",
+    "kontra_shifts_burden": "Kontra dreht die Last",
+    "berliner": "Berliner",
+    "frage_hearts_only": "Frage mit Herz",
+    "point_cents": "Cent je Punkt",
+    "max_draw_factor": "Höchstens ×",
+    "draw_is_loss": "35 zu 35 verloren",
+    "draw_doubles_next": "Unentschieden verdoppelt",
+    "mondfang": "Mondfang",
+}
+"""A parameter's name as players say it (the id stays for the API)."""
+
+CHOICE_LABELS = {
+    "split": "gleich aufteilen",
+    "keep": "bleibt fürs nächste Mal",
+    "draw": "unentschieden",
+    "loss": "verloren",
+    "pocket": "die Spieler untereinander",
+    "pot": "das Haferl",
+    "up5": "auf 5 Cent aufrunden",
+    "nearest5": "auf 5 Cent runden",
+    "none": "ganze Cent",
+}
+"""A choice's value as players say it."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +116,29 @@ class Param:
             raise ValueError(f"must be at most {top}")
         return value
 
+    @property
+    def title(self) -> str:
+        """The parameter's short name for players; a counted bonus is named by its help."""
+        return TITLES.get(self.name) or self.help
+
+    def describe(self, value: Any, points: bool = False) -> str:
+        """A value as players read it: euros, ja/nein, a choice's words. At a tournament
+        table a cent is a point."""
+        if value is None:
+            return "—"
+        if self.kind == "bool":
+            return "ja" if value else "nein"
+        if self.kind == "choice":
+            return CHOICE_LABELS.get(value, str(value))
+        if self.kind == "cents":
+            return f"{int(value)} P" if points else format_euros(int(value))
+        if self.kind == "rate":
+            rate = Fraction(str(value))
+            if rate.denominator == 1:
+                return str(rate.numerator)
+            return f"{float(rate):g}".replace(".", ",")
+        return str(value)
+
     def to_json(self, value: Any) -> Any:
         """The JSON form of a parsed value: rates become decimal numbers."""
         if isinstance(value, Fraction):
@@ -100,7 +169,7 @@ def common_tie(default: str) -> Param:
     return Param(
         "tie",
         default,
-        "was 60 zu 60 heißt: 'draw' (unentschieden, niemand zahlt) oder 'loss' (verloren)",
+        "was 60 zu 60 heißt: unentschieden (niemand zahlt) oder verloren",
         kind="choice",
         choices=("draw", "loss"),
     )
@@ -119,7 +188,7 @@ def pot_params(stake: int) -> tuple[Param, ...]:
         Param(
             "pot_at_end",
             "split",
-            "was am Ende im Haferl bleibt: 'split' gleich aufteilen oder 'keep' fürs nächste Mal",
+            "was am Ende im Haferl bleibt: gleich aufteilen oder fürs nächste Mal behalten",
             "choice",
             choices=("split", "keep"),
         ),

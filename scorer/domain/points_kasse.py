@@ -101,7 +101,7 @@ register_system(
             Param(
                 "rounding",
                 "up5",
-                "'up5': auf 5 Cent aufrunden; 'nearest5': auf 5 Cent runden; 'none': ganze Cent",
+                "wie Beträge gerundet werden: auf 5 Cent auf, auf 5 Cent oder gar nicht",
                 "choice",
                 choices=ROUNDINGS,
             ),

@@ -28,7 +28,6 @@ import os
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -131,7 +130,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
 
     params = [
-        (p.name, _param_value(p.kind, session.params.get(p.name, p.default), points))
+        (p.title, p.describe(session.params.get(p.name, p.default), points))
         for p in game.all_params(system)
         if has_pot or p.name not in POT_PARAMS
     ]
@@ -174,8 +173,8 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         session.players, [start[0], *(balances for balances, _ in standings.values())]
     )
     chart = balance_chart_svg(names, series, points=points)
-    created = _local(session.created_at)
-    closed = _local(session.closed_at) if session.closed_at else None
+    created = local_time(session.created_at)
+    closed = local_time(session.closed_at) if session.closed_at else None
     live = sum(1 for r in records if not r.voided)
 
     return {
@@ -203,7 +202,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         "transfers": [_sentence(t.payer, t.payee, t.cents, money) for t in settled.transfers],
         "suit_names": SUIT_NAMES,
         "chart_uri": "data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
-        "printed": _local(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M"),
+        "printed": local_time(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M"),
     }
 
 
@@ -389,23 +388,7 @@ def _sentence(payer: str, payee: str, cents: int, money: Any) -> str:
     return f"{payer} zahlt {payee} {money(cents)}"
 
 
-def _param_value(kind: str, value: Any, points: bool) -> str:
-    """A parameter's value as the table knows it; at a tournament a cent is a point."""
-    if value is None:
-        return "—"
-    if kind == "bool":
-        return "ja" if value else "nein"
-    if kind == "cents":
-        return str(int(value)) if points else format_euros(int(value))
-    if kind == "rate":
-        rate = Fraction(str(value))
-        if rate.denominator == 1:
-            return str(rate.numerator)
-        return f"{float(rate):g}".replace(".", ",")
-    return str(value)
-
-
-def _local(moment: datetime) -> datetime:
+def local_time(moment: datetime) -> datetime:
     """A stored UTC time on the table's clock."""
     try:
         zone = ZoneInfo(TIMEZONE)

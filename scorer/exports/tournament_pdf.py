@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from flask import render_template
 
 from scorer.domain import GAMES, SYSTEMS
-from scorer.exports.pdf import html_to_pdf
+from scorer.exports.pdf import html_to_pdf, local_time
 from scorer.models import Tournament, TournamentRound
 from scorer.tournament_operations import tournament_standings
 
@@ -23,7 +23,8 @@ def natural(name: str) -> list[object]:
 
 
 def _printed() -> str:
-    return datetime.now(UTC).strftime("%d.%m.%Y %H:%M UTC")
+    """Now on the clock of the evening's score sheets (`pdf.local_time`)."""
+    return local_time(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M")
 
 
 def assignments_pdf(round_: TournamentRound) -> bytes:

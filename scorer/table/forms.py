@@ -98,17 +98,17 @@ def new_table_form(game: Game, system: System, formdata=None):
 
 
 def param_field(param: Param) -> Field:
-    # The one-line help is what players read; the parameter's id stays visible, small, for
-    # those who compare with the API or the rules page.
-    label, param_id = param.help, param.name
+    """A parameter's field: its short name as the label, its one-line help below. The id
+    is for the API and the rules page, not for players."""
+    label, help_line = param.title, param.help if param.title != param.help else ""
     if param.kind == "bool":
-        return BooleanField(label, default=param.default, description=param_id)
+        return BooleanField(label, default=param.default, description=help_line)
     if param.kind == "choice":
         return SelectField(
             label,
-            choices=options((c, c) for c in param.choices),
+            choices=options((c, param.describe(c)) for c in param.choices),
             default=param.default,
-            description=param_id,
+            description=help_line,
         )
     if param.allowed:
         # a few whole numbers (a factor that doubles): picked, not typed. Any other number
@@ -119,7 +119,7 @@ def param_field(param: Param) -> Field:
             coerce=int,
             validate_choice=False,
             default=param.default,
-            description=param_id,
+            description=help_line,
         )
     if param.kind == "rate":
         default = param.default
@@ -128,14 +128,14 @@ def param_field(param: Param) -> Field:
             label,
             [InputRequired()],
             default=text,
-            description=param_id,
+            description=help_line,
             render_kw={"inputmode": "decimal"},
         )
     return IntegerField(
         label,
         [Optional() if param.default is None else InputRequired(), NumberRange(min=param.minimum)],
         default=param.default,
-        description=param_id,
+        description=help_line,
         render_kw={"inputmode": "numeric"},
     )
 

@@ -183,8 +183,18 @@ def swap(tournament_id: int, number: int):
 @bp.post("/turniere/<n:tournament_id>/runde/<n:number>/schliessen")
 @login_required
 def close_round(tournament_id: int, number: int):
+    """Close a round. While a table has hands still to play, one more tap confirms it."""
     tournament = own(tournament_id)
-    ops.close_round(round_of(tournament, number))
+    round_ = round_of(tournament, number)
+    unfinished = [t for t in round_.tables if not t.session.done and not t.session.closed]
+    if unfinished and request.form.get("bestaetigt") != "ja" and not round_.closed:
+        return render_template(
+            "tournaments/confirm_close_round.html",
+            tournament=tournament,
+            round_=round_,
+            unfinished=unfinished,
+        )
+    ops.close_round(round_)
     db.session.commit()
     flash(f"Runde {number} ist geschlossen.", "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))

@@ -22,6 +22,12 @@ def format_amount(cents: int, points: bool = False, signed: bool = False) -> str
     return f"{sign}{abs(value)} P"
 
 
+def format_score(points: int) -> str:
+    """A tournament score with its sign, as printed: +7, −7, 0."""
+    value = int(points or 0)
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
 def pot_short(explanation) -> str:
     """The line saying the pot could not pay all it owed in a hand, in German; else ''."""
     for line in explanation or ():
@@ -43,6 +49,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["amount"] = format_amount
     app.jinja_env.filters["german_line"] = german_line
     app.jinja_env.filters["pot_short"] = pot_short
+    app.jinja_env.filters["score"] = format_score
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,
