@@ -127,7 +127,7 @@ def test_the_edit_page_previews_the_changed_hand(client):
     preview = client.post(url + "/spiele/1/vorschau", data={**fields, "points": "95"})
     assert preview.status_code == 200
     text = preview.get_data(as_text=True)
-    assert "<bdi>Anton</bdi> <span class=\"money pos\">+0,70 €" in text  # Frage 95: 7 units
+    assert '<bdi>Anton</bdi> <span class="money pos">+0,70 €' in text  # Frage 95: 7 units
     # Nothing was saved.
     assert session_json(client, url)["hands"][0]["hand"]["points"] == 70
     wrong = client.post(url + "/spiele/1/vorschau", data={**fields, "points": "200"})
