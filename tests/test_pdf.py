@@ -331,3 +331,15 @@ def test_the_sheets_pot_column_is_the_ledgers_pot_refills_included(app):
             continue
         assert amount == format_euros(expected, signed=False).removesuffix(" €"), text
     assert refills
+
+
+def test_the_chart_axis_counts_hand_numbers_not_live_hands():
+    """Hands 1, 2, 4, 5 live (3 struck out): the axis runs to 5, as the hand list does."""
+    series = {"Anton": [0, 10, 20, 30, 40], "Berta": [0, -10, -20, -30, -40]}
+    ticks = lambda svg: {  # noqa: E731
+        int(t) for t in re.findall(r'text-anchor="middle">(\d+)</text>', svg)
+    }
+    assert max(ticks(balance_chart_svg(["Anton", "Berta"], series))) == 4
+    numbered = balance_chart_svg(["Anton", "Berta"], series, numbers=[0, 1, 2, 4, 5])
+    assert max(ticks(numbered)) == 5
+    assert "Spiel Nr." in numbered

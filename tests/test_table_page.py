@@ -187,3 +187,28 @@ def test_a_closed_evening_shows_the_settle_up_and_can_be_reopened(client):
     # Reopening an open evening changes nothing and says why.
     response = client.post(url + "/oeffnen", follow_redirects=True)
     assert "Der Abend ist noch offen" in response.get_data(as_text=True)
+
+
+def test_durch_and_a_short_pot_are_shown_in_the_list_and_on_the_sheet(client):
+    """A Durch and a pot that could not pay all it owed are visible without "warum?"."""
+    from tests.test_pdf import pdf_text
+
+    created = client.post(
+        "/api/v1/sessions",
+        json={
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "players": PLAYERS3,
+            "params": {"stake_cents": 10},
+        },
+    ).get_json()
+    key = created["key"]
+    hand = {"declarer": "Anton", "contract": "frage", "points": 120, "all_tricks": True}
+    stored = client.post(f"/api/v1/sessions/{key}/hands", json=hand).get_json()
+    assert stored["round_end"] is True
+    html = client.get(f"/t/{key}/spiele").get_data(as_text=True)
+    assert '<span class="badge">Durch</span>' in html
+    assert "Haferl reichte nicht" in html and "im Haferl sind nur noch 30 der" in html
+    text = pdf_text(client.get(f"/api/v1/sessions/{key}/export.pdf").data)[1]
+    assert "Durch" in text
+    assert "im Haferl sind nur noch 30 der" in text.replace("\n", " ")

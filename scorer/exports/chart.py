@@ -41,11 +41,15 @@ def balance_chart_svg(
     width: int = 680,
     height: int = 300,
     points: bool = False,
+    numbers: Sequence[int] | None = None,
 ) -> str:
     """An SVG line chart of `series` (cents per player, index 0 = before the first hand);
-    with `points`, the values are tournament points rather than cents."""
+    with `points`, the values are tournament points rather than cents. `numbers` are the
+    hand numbers of the points (0 before the first hand), so that a struck-out hand leaves
+    a gap on the axis rather than renumbering the others; without it, 0, 1, 2 …"""
     players = list(players)
     length = max((len(series.get(p, ())) for p in players), default=0)
+    numbers = list(numbers) if numbers is not None else list(range(length))
     values = [v for p in players for v in series.get(p, ())]
     low, high = min([0, *values]), max([0, *values])
     step = _nice_step(high - low, cents=not points)
@@ -55,10 +59,10 @@ def balance_chart_svg(
 
     legend_width = min(190, width // 3)
     left, right, top, bottom = 76, width - legend_width - 10, 12, height - 34
-    last = max(length - 1, 1)
+    last = max(numbers[-1] if numbers else 0, 1)
 
-    def x(i: float) -> float:
-        return left + (right - left) * i / last
+    def x(number: float) -> float:
+        return left + (right - left) * number / last
 
     def y(v: float) -> float:
         return bottom - (bottom - top) * (v - low) / (high - low)
@@ -84,7 +88,7 @@ def balance_chart_svg(
             f"{escape(_points(tick) if points else format_euros(tick))}</text>"
         )
         tick += step
-    # x ticks: hands played
+    # x ticks: hand numbers
     xstep = _nice_step(last, target=8, cents=False)
     i = 0
     while i <= last:
@@ -97,7 +101,7 @@ def balance_chart_svg(
         i += xstep
     out.append(
         f'<text x="{_n((left + right) / 2)}" y="{height - 4}" text-anchor="middle" '
-        'fill="#555">Spiele</text>'
+        'fill="#555">Spiel Nr.</text>'
     )
     zero = _n(y(0))
     out.append(
@@ -112,9 +116,11 @@ def balance_chart_svg(
         points = _thin(list(series.get(player, ())), MAX_POINTS)
         if len(points) == 1:
             i, v = points[0]
-            out.append(f'<circle cx="{_n(x(i))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>')
+            out.append(
+                f'<circle cx="{_n(x(numbers[i]))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>'
+            )
         elif points:
-            coords = " ".join(f"{_n(x(i))},{_n(y(v))}" for i, v in points)
+            coords = " ".join(f"{_n(x(numbers[i]))},{_n(y(v))}" for i, v in points)
             out.append(f'<polyline points="{coords}" {style}/>')
         ly = top + 8 + 18 * n
         lx = right + 14

@@ -43,6 +43,7 @@ from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.exports.weasy import write_pdf
 from scorer.models import HandRecord, TableSession
 from scorer.operations import Standing
+from scorer.table.messages import pot_short
 
 RESULT_WORDS = {"won": "gewonnen", "lost": "verloren", "draw": "unentschieden"}
 SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
@@ -172,7 +173,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     names, series = balance_series(
         session.players, [start[0], *(balances for balances, _ in standings.values())]
     )
-    chart = balance_chart_svg(names, series, points=points)
+    chart = balance_chart_svg(names, series, points=points, numbers=[0, *standings])
     created = local_time(session.created_at)
     closed = local_time(session.closed_at) if session.closed_at else None
     live = sum(1 for r in records if not r.voided)
@@ -268,7 +269,9 @@ def _rows(
         cells["pot"] = ("", _cents(pot, signed=False, zero=True))
         add(Row("hand", cells))
         if record.round_end and has_pot:
-            add(_note("end", f"Haferl leer: Runde {record.round} zu Ende", players))
+            short = pot_short(record.explanation)
+            end = f"Haferl leer: Runde {record.round} zu Ende"
+            add(_note("end", f"{end} ({short})" if short else end, players))
     if not records:
         add(_note("end", "Noch kein Spiel eingetragen.", players))
     return rows, after
@@ -346,6 +349,10 @@ def _chunks(
 
 def _contract_text(game: Game, facts: dict[str, Any], factor: int) -> str:
     parts = [game.contract_label(facts)]
+    if facts.get("all_tricks"):
+        parts.append("Durch" if game.trumps else "alle Stiche")
+    if facts.get("no_tricks") and facts.get("contract") != "bettel":
+        parts.append("keinen Stich")
     doublings = facts.get("doublings") or 0
     if 0 < doublings < len(DOUBLINGS):
         parts.append(DOUBLINGS[doublings])

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from scorer.domain.scoring import POT_SHORT
+
 PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^must be 0\.\.(\d+)$"), r"Augen: 0 bis \1"),
     (re.compile(r"^(.+) deals and sits out this hand$"), r"\1 gibt und setzt aus"),
@@ -234,3 +236,11 @@ def german_line(text: str) -> str:
     for pattern, replacement in _LINE_PATTERNS:
         text = pattern.sub(replacement, text)
     return text
+
+
+def pot_short(explanation) -> str:
+    """The line saying the pot could not pay all it owed in a hand, in German; else ''."""
+    for line in explanation or ():
+        if line.get("text", "").startswith(POT_SHORT):
+            return german_line(line["text"])
+    return ""

@@ -411,7 +411,7 @@ def chart():
     players, series = balance_series(
         table.players, [start[0], *(balances for balances, _ in after.values())]
     )
-    svg = balance_chart_svg(players, series, points=table.points_only)
+    svg = balance_chart_svg(players, series, points=table.points_only, numbers=[0, *after])
     return Response(svg, mimetype="image/svg+xml")
 
 

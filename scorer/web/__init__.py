@@ -8,9 +8,9 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.busy import Busy
 from scorer.domain.money import format_euros
-from scorer.domain.scoring import BIDS, POT_SHORT
+from scorer.domain.scoring import BIDS
 from scorer.table.forms import SUIT_NAMES
-from scorer.table.messages import german_line
+from scorer.table.messages import german_line, pot_short
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -26,14 +26,6 @@ def format_score(points: int) -> str:
     """A tournament score with its sign, as printed: +7, −7, 0."""
     value = int(points or 0)
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
-
-
-def pot_short(explanation) -> str:
-    """The line saying the pot could not pay all it owed in a hand, in German; else ''."""
-    for line in explanation or ():
-        if line.get("text", "").startswith(POT_SHORT):
-            return german_line(line["text"])
-    return ""
 
 
 def init_app(app: Flask) -> None:
