@@ -2,6 +2,32 @@
 (function () {
   "use strict";
 
+  // Light or dark, per device (theme.js applies it before the page is drawn).
+  var themeSwitch = document.querySelector("[data-theme-switch]");
+  if (themeSwitch) {
+    themeSwitch.hidden = false;
+    themeSwitch.addEventListener("click", function () {
+      var root = document.documentElement;
+      var current = root.getAttribute("data-theme") ||
+        (window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+      var next = current === "dark" ? "light" : "dark";
+      root.setAttribute("data-theme", next);
+      try { localStorage.setItem("haferl.theme", next); } catch (e) { /* this page only */ }
+    });
+  }
+
+  // The table page keeps the screen on while the evening runs (where the browser allows it:
+  // a secure context, e.g. the host itself; elsewhere the device's own setting applies).
+  if (document.body.classList.contains("table-page") && navigator.wakeLock) {
+    var keepAwake = function () {
+      if (document.visibilityState === "visible") {
+        navigator.wakeLock.request("screen").catch(function () { /* refused: nothing to do */ });
+      }
+    };
+    document.addEventListener("visibilitychange", keepAwake);
+    keepAwake();
+  }
+
   // New table: choosing a game or payment system reloads the form for it. The names typed
   // so far survive the reload in this tab's own storage.
   var TYPED_KEY = "haferl.new-table";
