@@ -35,7 +35,11 @@ class TableSession(db.Model):
     system: Mapped[str] = mapped_column(String(40))
     params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     players: Mapped[list[str]] = mapped_column(JSON)
+    """Who sits at the table now, in dealing order."""
     first_dealer: Mapped[str] = mapped_column(String(40))
+    lineups: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    """When players came or went: every lineup of the evening, the first one included, as
+    `Lineup.to_json` ({"at", "players", "dealer"}); None while the players never changed."""
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     hand_count: Mapped[int] = mapped_column(default=0)
     scoring: Mapped[str] = mapped_column(String(8), default="money", server_default="money")

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
-from scorer.domain.ledger import Entry, Ledger, LedgerState, Settlement
+from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.extensions import db
@@ -58,11 +58,14 @@ def rules_for(session: TableSession) -> Rules:
 
 
 def ledger_for(session: TableSession) -> Ledger:
+    lineups = [Lineup.from_json(data) for data in session.lineups or ()]
+    start = lineups.pop(0).players if lineups else tuple(session.players)
     return Ledger(
         rules_for(session),
-        tuple(session.players),
+        start,
         session.first_dealer,
         points_only=session.points_only,
+        lineups=tuple(lineups),
     )
 
 
@@ -255,12 +258,18 @@ def import_session(plan: ImportPlan) -> TableSession:
         scoring=plan.scoring,
         hands_planned=plan.hands_planned,
     )
+    changes = list(plan.lineups)
     for imported in plan.hands:
+        while changes and changes[0].at <= imported.number:
+            change = changes.pop(0)
+            change_players(session, change.players, change.dealer)
         record, _ = record_hand(session, imported.hand, imported.dealer)
         if imported.voided:
             # The last hand: the refold starts after the hand before it and has nothing
             # after it to fold, so many voided hands cost no more than many recorded ones.
             void_hand(session, record.number, record.version)
+    for change in changes:  # after the last hand
+        change_players(session, change.players, change.dealer)
     if plan.closed:
         close_session(session)
     return session
@@ -273,6 +282,78 @@ def close_session(session: TableSession) -> None:
     _history(
         session, "close", data={"balances": session.state["balances"], "pot": session.state["pot"]}
     )
+
+
+def change_players(
+    session: TableSession,
+    players: Sequence[str],
+    dealer: str | None = None,
+    expected_version: Any = None,
+) -> None:
+    """Players who come and go: from the next hand on, `players` (in dealing order) sit at
+    the table, and `dealer` deals (by default the one due, or the next after him who stays).
+    Two changes before a hand is played are one change. With `expected_version`, the table
+    must not have changed since it was read (the caller holds its lock)."""
+    _require_open(session)
+    if expected_version is not None and expected_version != session.version:
+        raise Conflict("the table was changed on another device since: reload and try again")
+    if session.points_only:
+        raise Conflict("at a tournament table the draw decides who plays")
+    players = tuple(parse_players(list(players)))
+    if dealer is not None:
+        dealer = clean_name(dealer, "dealer", MAX_NAME)
+    ledger = ledger_for(session)
+    state = LedgerState.from_json(session.state)
+    seated = ledger.seated(state)
+    if players == seated and dealer in (None, state.next_dealer):
+        return
+    if dealer is None:
+        due = seated.index(state.next_dealer)
+        order = seated[due:] + seated[:due]
+        dealer = next((p for p in order if p in players), players[0] if players else "")
+    at = session.hand_count + 1
+    lineups = list(session.lineups or [Lineup(1, ledger.players, ledger.first_dealer).to_json()])
+    if len(lineups) > 1 and lineups[-1]["at"] == at:
+        lineups.pop()  # changed again before a hand was played
+    if len(lineups) == 1 and at == 1:
+        lineups = []  # before the first hand: the evening simply starts with these players
+    lineups.append(Lineup(at, players, dealer).to_json())
+    if at == 1:
+        # Nothing played yet: the new lineup is the start (stakes paid by those who sit).
+        _restart(session, players, dealer)
+        return
+    changed = Ledger(
+        ledger.rules,
+        tuple(lineups[0]["players"]),
+        ledger.first_dealer,
+        points_only=session.points_only,
+        lineups=tuple(Lineup.from_json(data) for data in lineups[1:]),
+    )
+    # From the state after the last live hand: the change in effect for the next hand.
+    before = _state_before(session, at) if session.hand_count else None
+    state = changed.ready(before or changed_fold(session, changed), at)
+    session.lineups = lineups
+    session.players = list(players)
+    session.state = state.to_json()
+    _changed(session)
+    _history(session, "players", data={"players": list(players), "dealer": dealer, "at": at})
+
+
+def _restart(session: TableSession, players: tuple[str, ...], dealer: str) -> None:
+    """The players of an evening without a hand yet, as if it had begun with them."""
+    ledger = Ledger(rules_for(session), players, dealer, points_only=session.points_only)
+    session.players = list(players)
+    session.first_dealer = dealer
+    session.lineups = None
+    session.state = ledger.start().to_json()
+    _changed(session)
+    _history(session, "players", data={"players": list(players), "dealer": dealer, "at": 1})
+
+
+def changed_fold(session: TableSession, ledger: Ledger) -> LedgerState:
+    """The state after every live hand, folded afresh (when no cached state serves)."""
+    _, state = ledger.fold((r.number, Hand.from_json(r.facts), r.dealer) for r in hands_of(session))
+    return state
 
 
 def reopen_session(session: TableSession) -> None:
@@ -449,7 +530,7 @@ def refold(session: TableSession, from_number: int = 1) -> LedgerState:
             state, record.number, Hand.from_json(record.facts), record.dealer
         )
         _cache(record, entry, state)
-    session.state = state.to_json()
+    session.state = ledger.ready(state, session.hand_count + 1).to_json()
     _changed(session)
     db.session.flush()
     return state

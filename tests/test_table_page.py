@@ -212,3 +212,104 @@ def test_durch_and_a_short_pot_are_shown_in_the_list_and_on_the_sheet(client):
     text = pdf_text(client.get(f"/api/v1/sessions/{key}/export.pdf").data)[1]
     assert "Durch" in text
     assert "im Haferl sind nur noch 30 der" in text.replace("\n", " ")
+
+
+def change_players(client, url: str, names: list[str], dealer: int | None = None, **extra):
+    page = client.get(url + "/spieler")
+    assert page.status_code == 200
+    fields = dict(PostedFields_for(page.get_data(as_text=True), "lineup"))
+    for i in range(4):
+        fields[f"player_{i}"] = names[i] if i < len(names) else ""
+    if dealer is not None:
+        fields["next_dealer"] = str(dealer)
+    fields.update(extra)
+    return client.post(url + "/spieler", data=fields)
+
+
+def PostedFields_for(html: str, form_class: str) -> list[tuple[str, str]]:  # noqa: N802
+    """The fields of the (only) lineup form: it has a class, not an id."""
+    parser = PostedFields("lineup-form")
+    parser.feed(html.replace(f'class="{form_class}"', 'id="lineup-form"', 1))
+    return parser.values
+
+
+def test_a_player_comes_and_one_goes(client):
+    url = table_url(new_table(client, game="haferltarock", players=PLAYERS3))
+    record(client, url)  # hand 1: Anton, Berta, Charlotte
+    response = change_players(client, url, ["Anton", "Berta", "Charlotte", "Dieter"])
+    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    html = client.get(url).get_data(as_text=True)
+    assert "Ab Spiel 2 spielen Anton, Berta, Charlotte, Dieter" in html
+    assert "(setzt aus)" in html  # four at the table: the dealer sits out
+    state = session_json(client, url)
+    assert state["players"] == ["Anton", "Berta", "Charlotte", "Dieter"]
+    assert sum(state["balances"].values()) == 0
+    assert state["balances"]["Dieter"] == -100  # paid the stake as he sat down
+    record(client, url)
+    # Berta goes home.
+    assert change_players(client, url, ["Anton", "Charlotte", "Dieter"]).status_code == 302
+    record(client, url)
+    state = session_json(client, url)
+    assert state["players"] == ["Anton", "Charlotte", "Dieter"]
+    assert "Berta" in state["balances"] and sum(state["balances"].values()) == 0
+    hands = client.get(url + "/spiele").get_data(as_text=True)
+    assert hands.count("nicht dabei") == 2  # Dieter in hand 1, Berta in hand 3
+    table = client.get(url).get_data(as_text=True)
+    assert 'class=" gone"' in table or "gone" in table  # Berta is listed, as gone
+    # Editing hand 1 re-settles everything after it, the changes of players included.
+    version = state["hands"][0]["version"]
+    edit = {**FRAGE, "declarer": "Anton", "points": "95", "version": str(version)}
+    assert client.post(url + "/spiele/1", data=edit).status_code == 302
+    after = session_json(client, url)
+    assert after["players"] == ["Anton", "Charlotte", "Dieter"]
+    assert sum(after["balances"].values()) == 0
+    key = url.rsplit("/", 1)[-1]
+    settlement = client.get(f"/api/v1/sessions/{key}/settlement").get_json()
+    assert sum(settlement["balances"].values()) == 0
+
+    # The export carries the lineups, and an import rebuilds the same evening.
+    exported = client.get(f"/api/v1/sessions/{key}/export.json").get_json()
+    assert [lineup["at"] for lineup in exported["lineups"]] == [1, 2, 3]
+    imported = client.post("/api/v1/sessions/import", json=exported)
+    assert imported.status_code == 201, imported.get_json()
+    copy = imported.get_json()
+    assert copy["players"] == after["players"] and copy["balances"] == after["balances"]
+
+
+def test_changing_players_refuses_what_cannot_be_and_changes_nothing(client):
+    url = table_url(new_table(client, game="haferltarock", players=PLAYERS3))
+    record(client, url)
+    before = session_json(client, url)
+    too_few = change_players(client, url, ["Anton", "Berta"])
+    assert too_few.status_code == 422
+    assert "Haferltarock spielen 3 oder 4 Spieler" in too_few.get_data(as_text=True)
+    stale = change_players(client, url, [*PLAYERS3, "Dieter"], version="1")
+    assert stale.status_code == 302  # the conflict is flashed on the table page
+    assert "an einem anderen Gerät geändert" in client.get(url).get_data(as_text=True)
+    assert session_json(client, url) == before
+
+
+def test_a_tournament_table_keeps_its_drawn_players(app, client):
+    from scorer.models import TableSession
+
+    with app.app_context():
+        session = operations_create_points_table()
+        key = session
+    response = client.post(f"/t/{key}/spieler", data={"player_0": "X"})
+    assert response.status_code in (302, 422)
+    with app.app_context():
+        from scorer.extensions import db
+
+        stored = db.session.scalar(db.select(TableSession).where(TableSession.key == key))
+        assert stored.players == ["Anna", "Bert", "Cora"]
+
+
+def operations_create_points_table() -> str:
+    from scorer import operations
+    from scorer.extensions import db
+
+    session = operations.create_session(
+        "T", "haferltarock", "parlett-units", {}, ["Anna", "Bert", "Cora"], None, scoring="points"
+    )
+    db.session.commit()
+    return session.key

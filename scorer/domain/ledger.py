@@ -2,9 +2,10 @@
 
 Balances are derived, never stored as a second truth: the state after the last hand is the
 fold of every hand before it. The fold knows the pot (stakes, caps, round ends and refills),
-the four-player rotation with the dealer sitting out, and Strohmandeln's doubling after a
-draw, held at the cap `max_draw_factor`. Recording a hand continues from the state after the
-last one; an edit or a void in the middle folds the evening again.
+the four-player rotation with the dealer sitting out, players who come and go (`Lineup`),
+and Strohmandeln's doubling after a draw, held at the cap `max_draw_factor`. Recording a
+hand continues from the state after the last one; an edit or a void in the middle folds the
+evening again.
 """
 
 from __future__ import annotations
@@ -30,9 +31,18 @@ class LedgerState:
     round_over: bool = False
     stakes_paid: int = 0
     hands: int = 0
+    seated: list[str] | None = None
+    """Who sits at the table now, in dealing order; None: the players the evening began
+    with (a state saved before players could come and go)."""
+    lineups: int = 0
+    """How many of the ledger's lineup changes are in effect."""
 
     def to_json(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if self.seated is not None:
+            extra = {"seated": list(self.seated), "lineups": self.lineups}
         return {
+            **extra,
             "balances": dict(self.balances),
             "pot": self.pot,
             "round": self.round,
@@ -46,6 +56,26 @@ class LedgerState:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LedgerState:
         return cls(**{**data, "balances": dict(data["balances"])})
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """A change of who sits at the table: from hand `at` on, `players` (in dealing order)
+    play, and `dealer` deals the first hand after the change. Someone new starts at 0 and,
+    where there is a pot, pays the stake of the running round into it as he sits down; who
+    leaves keeps his balance, to be settled at the end, and takes no share of the pot. (When
+    the pot is empty and waits to be refilled, the newcomer pays with everyone else.)"""
+
+    at: int
+    players: tuple[str, ...]
+    dealer: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": self.at, "players": list(self.players), "dealer": self.dealer}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Lineup:
+        return cls(int(data["at"]), tuple(data["players"]), data["dealer"])
 
 
 @dataclass(frozen=True)
@@ -85,23 +115,82 @@ class Ledger:
     points_only: bool = False
     """Tournament scoring (RULES §5): one unit or cent is one point, no pot, no cap, no
     stakes. A payment out of the pot counts for its receiver only."""
+    lineups: tuple[Lineup, ...] = ()
+    """Players who came and went after the start, in the order of their hands."""
 
     def __post_init__(self) -> None:
+        self._check_seats(self.players)
+        if self.first_dealer not in self.players:
+            raise RuleError.one("first_dealer", "must be one of the players")
+        spelled = {p.casefold(): p for p in self.players}
+        last = 0
+        for lineup in self.lineups:
+            self._check_seats(lineup.players)
+            if lineup.at <= last:
+                raise RuleError.one("players", "changes of players must come in order")
+            last = lineup.at
+            for name in lineup.players:
+                if spelled.setdefault(name.casefold(), name) != name:
+                    raise RuleError.one(
+                        "players", f"'{name}' is '{spelled[name.casefold()]}', who played before"
+                    )
+            if lineup.dealer not in lineup.players:
+                raise RuleError.one("dealer", "must be one of the players")
+
+    def _check_seats(self, players: Sequence[str]) -> None:
         game = self.rules.game
-        if len(self.players) not in game.players:
+        if len(players) not in game.players:
             counts = " or ".join(str(n) for n in game.players)
             raise RuleError.one("players", f"{game.name} is played by {counts} players")
-        if len({p.casefold() for p in self.players}) != len(self.players):
+        if len({p.casefold() for p in players}) != len(players):
             raise RuleError.one("players", "names must be different")
-        if any(p.casefold() == POT for p in self.players):
+        if any(p.casefold() == POT for p in players):
             raise RuleError.one("players", f"'{POT}' is the name of the pot: choose another name")
-        if self.rules.params.get("berliner") and len(self.players) > game.active:
+        if self.rules.params.get("berliner") and len(players) > game.active:
             raise RuleError.one(
                 "params.berliner",
                 "the Berliner rule needs three at the table: at four the dealer sits out",
             )
-        if self.first_dealer not in self.players:
-            raise RuleError.one("first_dealer", "must be one of the players")
+
+    @property
+    def everyone(self) -> tuple[str, ...]:
+        """Everyone who sat at the table this evening, in order of arrival."""
+        names = list(self.players)
+        for lineup in self.lineups:
+            names += [p for p in lineup.players if p not in names]
+        return tuple(names)
+
+    def seated(self, state: LedgerState) -> tuple[str, ...]:
+        """Who sits at the table after `state`, in dealing order."""
+        return tuple(state.seated) if state.seated is not None else self.players
+
+    def seated_at(self, number: int) -> tuple[str, ...]:
+        """Who sat at the table for hand `number`."""
+        players = self.players
+        for lineup in self.lineups:
+            if lineup.at <= number:
+                players = lineup.players
+        return players
+
+    def ready(self, state: LedgerState, number: int) -> LedgerState:
+        """`state` with every change of players up to hand `number` in effect (a new
+        state; `state` is not changed)."""
+        due = [n for n, lineup in enumerate(self.lineups, 1) if lineup.at <= number]
+        if not due or due[-1] <= state.lineups:
+            return state
+        new = LedgerState.from_json(state.to_json())
+        for n in range(state.lineups + 1, due[-1] + 1):
+            lineup = self.lineups[n - 1]
+            for player in lineup.players:
+                if player not in new.balances:
+                    new.balances[player] = 0
+                    if self.has_pot and not new.round_over:
+                        new.balances[player] -= self.stake
+                        new.pot += self.stake
+            new.seated = list(lineup.players)
+            new.lineups = n
+            new.next_dealer = lineup.dealer
+        return new
 
     @property
     def has_pot(self) -> bool:
@@ -118,15 +207,19 @@ class Ledger:
             self._pay_stakes(state)
         return state
 
-    def seats(self, dealer: str) -> tuple[tuple[str, ...], str | None]:
+    def seats(
+        self, dealer: str, seated: tuple[str, ...] | None = None
+    ) -> tuple[tuple[str, ...], str | None]:
         """The active players and who sits out: at a table of four the dealer does."""
-        if len(self.players) > self.rules.game.active:
-            return tuple(p for p in self.players if p != dealer), dealer
-        return self.players, None
+        seated = seated if seated is not None else self.players
+        if len(seated) > self.rules.game.active:
+            return tuple(p for p in seated if p != dealer), dealer
+        return seated, None
 
-    def next_after(self, dealer: str) -> str:
-        seat = self.players.index(dealer)
-        return self.players[(seat + 1) % len(self.players)]
+    def next_after(self, dealer: str, seated: tuple[str, ...] | None = None) -> str:
+        seated = seated if seated is not None else self.players
+        seat = seated.index(dealer)
+        return seated[(seat + 1) % len(seated)]
 
     def play(
         self, state: LedgerState, number: int, hand: Hand, dealer: str | None = None
@@ -134,10 +227,12 @@ class Ledger:
         """Score one more hand after `state`; returns the entry and the new state.
 
         `state` is not changed. Raises RuleError when the hand breaks a rule."""
+        state = self.ready(state, number)
+        seated = self.seated(state)
         dealer = dealer or state.next_dealer
-        if dealer not in self.players:
+        if dealer not in seated:
             raise RuleError.one("dealer", "must be one of the players")
-        active, sitting_out = self.seats(dealer)
+        active, sitting_out = self.seats(dealer, seated)
         if hand.declarer == sitting_out:
             raise RuleError.one("declarer", f"{sitting_out} deals and sits out this hand")
         if hand.dealer is None:
@@ -153,7 +248,7 @@ class Ledger:
         score = self.rules.score(
             active, hand, pot_cents=new.pot if self.has_pot else None, factor=factor
         )
-        net = score.net([*self.players, POT])
+        net = score.net([*new.balances, POT])
         if self.points_only:
             net[POT] = 0
         for account, cents in net.items():
@@ -163,7 +258,7 @@ class Ledger:
                 new.balances[account] += cents
         round_end = self.has_pot and new.pot == 0
         new.round_over = round_end
-        new.next_dealer = self.next_after(dealer)
+        new.next_dealer = self.next_after(dealer, seated)
         new.hands += 1
         params = self.rules.params
         if score.result == "draw" and params.get("draw_doubles_next"):
@@ -203,13 +298,14 @@ class Ledger:
         are not paid: their balances are the points, with no transfers."""
         if self.points_only:
             return Settlement(dict(state.balances), ())
-        balances = final_balances(state, self.players, self.rules.params.get("pot_at_end"))
+        balances = final_balances(state, self.seated(state), self.rules.params.get("pot_at_end"))
         return Settlement(balances, tuple(settle(balances)))
 
     def _pay_stakes(self, state: LedgerState) -> None:
-        for player in self.players:
+        seated = self.seated(state)
+        for player in seated:
             state.balances[player] -= self.stake
-        state.pot += self.stake * len(self.players)
+        state.pot += self.stake * len(seated)
         state.stakes_paid += 1
 
 

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_ID, MAX_NAME, STORED_FIELDS, parse_hand
-from scorer.domain.ledger import Ledger, Settlement
+from scorer.domain.ledger import Ledger, Lineup, Settlement
 from scorer.domain.model import POT
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
-from scorer.operations import MAX_HANDS, MAX_TABLE_NAME
+from scorer.operations import MAX_HANDS, MAX_TABLE_NAME, ledger_for
 from scorer.validation import contains_nul
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ DOCUMENT_FIELDS = {
     "params",
     "players",
     "first_dealer",
+    "lineups",
     "created_at",
     "closed",
     "scoring",
@@ -56,6 +57,8 @@ DOCUMENT_FIELDS = {
 }
 SCORINGS = ("money", "points")
 HAND_ENTRY_FIELDS = {"number", "dealer", "hand", "voided"}
+LINEUP_FIELDS = {"at", "players", "dealer"}
+MAX_LINEUPS = 200
 
 CSV_HAND_COLUMNS = (
     "number",
@@ -98,6 +101,8 @@ def session_to_export(
         "params": dict(session.params),
         "players": list(session.players),
         "first_dealer": session.first_dealer,
+        # Players who came and went: every lineup, the first included (absent: no change).
+        **({"lineups": list(session.lineups)} if session.lineups else {}),
         "created_at": session.created_at.isoformat() + "Z",
         "closed": session.closed,
         "scoring": session.scoring,
@@ -139,7 +144,10 @@ class ImportPlan:
     system: str
     params: dict[str, Any]
     players: tuple[str, ...]
+    """The players the evening began with."""
     first_dealer: str
+    lineups: tuple[Lineup, ...]
+    """Players who came and went after the start."""
     closed: bool
     scoring: str
     hands_planned: int | None
@@ -198,7 +206,9 @@ def parse_import(doc: Any) -> ImportPlan:
     first_dealer = doc.get("first_dealer")
     if first_dealer is None and players:
         first_dealer = players[0]
-    if players and first_dealer not in players:
+    lineups = _lineups(doc.get("lineups"), players, bad)
+    start = list(lineups[0].players) if lineups else players
+    if start and first_dealer not in start:
         bad("first_dealer", "must be one of the players")
     closed = doc.get("closed", False)
     if not isinstance(closed, bool):
@@ -206,6 +216,8 @@ def parse_import(doc: Any) -> ImportPlan:
     scoring = doc.get("scoring", "money")
     if scoring not in SCORINGS:
         bad("scoring", "must be 'money' or 'points'")
+    elif scoring == "points" and len(lineups) > 1:
+        bad("lineups", "at a tournament table the draw decides who plays")
     hands_planned = doc.get("hands_planned")
     if hands_planned is not None and not (
         _is_int(hands_planned) and 0 < hands_planned <= MAX_HANDS
@@ -227,16 +239,22 @@ def parse_import(doc: Any) -> ImportPlan:
         raise RuleError(errors)
 
     rules = Rules.build(game, system, params)
-    ledger = Ledger(rules, tuple(players), first_dealer, points_only=scoring == "points")
-    hands = tuple(_hands(entries, players, ledger, hands_planned))
+    changes = tuple(lineups[1:])
+    ledger = Ledger(
+        rules, tuple(start), first_dealer, points_only=scoring == "points", lineups=changes
+    )
+    if changes and changes[-1].at > len(entries) + 1:
+        raise RuleError.one("lineups", "a change of players must come before a hand of the file")
+    hands = tuple(_hands(entries, list(ledger.everyone), ledger, hands_planned))
     stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
     return ImportPlan(
         name=name,
         game=game,
         system=system,
         params=stored,
-        players=tuple(players),
+        players=tuple(start),
         first_dealer=first_dealer,
+        lineups=changes,
         closed=closed,
         scoring=scoring,
         hands_planned=hands_planned,
@@ -300,26 +318,56 @@ def _hands(
         yield ImportedHand(number=number, dealer=dealer, hand=hand, voided=voided)
 
 
-def _players(value: Any, bad) -> list[str]:
+def _players(value: Any, bad, field: str = "players") -> list[str]:
     if not isinstance(value, list) or not 0 < len(value) <= MAX_PLAYERS:
-        bad("players", f"must be a list of 1..{MAX_PLAYERS} names")
+        bad(field, f"must be a list of 1..{MAX_PLAYERS} names")
         return []
     try:
-        clean = [clean_name(v, "players", MAX_NAME) for v in value]
+        clean = [clean_name(v, field, MAX_NAME) for v in value]
     except RuleError as exc:
-        bad("players", exc.fields["players"][0])
+        bad(field, exc.fields[field][0])
         return []
     if clean != value:
-        bad("players", "names must be written as Haferl stores them (no extra spaces)")
+        bad(field, "names must be written as Haferl stores them (no extra spaces)")
         return []
     if len({v.casefold() for v in value}) != len(value):
-        bad("players", "names must be different")
+        bad(field, "names must be different")
         return []
     if any(v.casefold() == POT for v in value):
         # The pot is an account of the ledger: a player of that name would be merged into it.
-        bad("players", f"'{POT}' is the name of the pot: choose another name")
+        bad(field, f"'{POT}' is the name of the pot: choose another name")
         return []
     return list(value)
+
+
+def _lineups(value: Any, players: list[str], bad) -> list[Lineup]:
+    """The evening's lineups, the first included; [] when the players never changed. The
+    last is who sits at the table now: the document's `players`."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not 0 < len(value) <= MAX_LINEUPS:
+        bad("lineups", f"must be a list of 1..{MAX_LINEUPS} lineups")
+        return []
+    lineups: list[Lineup] = []
+    for index, entry in enumerate(value):
+        where = f"lineups[{index}]"
+        if not isinstance(entry, dict):
+            bad(where, "must be an object with at, players, dealer")
+            return []
+        _unknown_fields(entry, LINEUP_FIELDS, lambda k, m, w=where: bad(f"{w}.{k}", m))
+        at, dealer = entry.get("at"), entry.get("dealer")
+        names = _players(entry.get("players"), bad, f"{where}.players")
+        expected_first = index == 0 and at != 1
+        if not _is_int(at) or expected_first or (lineups and at <= lineups[-1].at):
+            bad(f"{where}.at", "must be the number of the first hand, 1 for the first lineup")
+            return []
+        if dealer not in names:
+            bad(f"{where}.dealer", "must be one of the players")
+            return []
+        lineups.append(Lineup(at, tuple(names), dealer))
+    if players and list(lineups[-1].players) != players:
+        bad("players", "must be the players of the last lineup")
+    return lineups
 
 
 def _unknown_fields(data: dict[str, Any], known: set[str], bad) -> None:
@@ -355,7 +403,9 @@ def csv_rows(session: TableSession, records: Iterable[HandRecord]) -> Iterator[S
     ledger, so not in the sheet). Text cells are escaped against formula injection; the
     numbers are written by us and stay numbers for the spreadsheet."""
     points_only = session.scoring == "points"
-    has_pot = not points_only and Rules.build(session.game, session.system, session.params).has_pot
+    ledger = ledger_for(session)
+    has_pot = not points_only and ledger.has_pot
+    seated_at = ledger.seated_at
     yield CSV_POINTS_HEADER if points_only else CSV_HEADER
     for record in records:
         if record.voided:
@@ -363,7 +413,7 @@ def csv_rows(session: TableSession, records: Iterable[HandRecord]) -> Iterator[S
         facts = record.facts
         net = record.net or {}
         points = facts.get("points")
-        for player in session.players:
+        for player in seated_at(record.number):
             amount = net.get(player, 0)
             row = (
                 record.number,

@@ -124,9 +124,10 @@ def html_to_pdf(html: str, stylesheet: str) -> bytes:
 def sheet_context(session: TableSession) -> dict[str, Any]:
     """Everything the template shows, as strings and lists."""
     game, system = GAMES[session.game], SYSTEMS[session.system]
-    has_pot = operations.ledger_for(session).has_pot
+    ledger = operations.ledger_for(session)
+    has_pot = ledger.has_pot
     points = session.points_only
-    players = list(session.players)
+    players = list(ledger.everyone)
     records = operations.hands_of(session, include_voided=True)
     stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
 
@@ -153,7 +154,9 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     ]
     amount = _points if points else _cents
     start, standings = operations.standings(session, records)
-    rows, after = _rows(records, game, players, has_pot, stake, amount, start, standings)
+    rows, after = _rows(
+        records, game, players, has_pot, stake, amount, start, standings, ledger.seated_at
+    )
     chunks = _chunks(
         rows, after, columns, players, has_pot, stake, amount, start, first_page, per_page
     )
@@ -164,8 +167,8 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     final = [
         {
             "name": p,
-            "ledger": money(balances[p], signed=True),
-            "share": money(settled.balances[p] - balances[p], signed=True),
+            "ledger": money(balances.get(p, 0), signed=True),
+            "share": money(settled.balances[p] - balances.get(p, 0), signed=True),
             "final": money(settled.balances[p], signed=True),
         }
         for p in players
@@ -225,6 +228,7 @@ def _rows(
     amount: Any,
     start: Standing,
     standings: dict[int, Standing],
+    seated_at: Any,
 ) -> tuple[list[Row], list[Standing]]:
     """A row per hand, refill and round end; for each, the balances and the pot after it,
     read from the ledger's `standings` (a refill is the standing after its hand less the
@@ -258,14 +262,21 @@ def _rows(
         net = record.net
         balances, pot = standings[record.number]
         if record.new_round and has_pot:
-            standing = ({p: balances[p] - net.get(p, 0) for p in players}, pot - net.get(POT, 0))
+            standing = (
+                {p: balances.get(p, 0) - net.get(p, 0) for p in players},
+                pot - net.get(POT, 0),
+            )
             refill = f"Runde {record.round}: alle zahlen {format_euros(stake)} ins Haferl"
             pot_text = _cents(standing[1], signed=False, zero=True)
             add(_note("refill", refill, players, amount(-stake), pot_text))
         standing = (balances, pot)
         cells["result"] = ("", RESULT_WORDS.get(record.result or "", record.result or ""))
+        seated = seated_at(record.number)
         for n, p in enumerate(players):
-            cells[f"p{n}"] = ("", "aus" if p == record.sitting_out else amount(net.get(p, 0)))
+            if p not in seated:
+                cells[f"p{n}"] = ("", "–")
+            else:
+                cells[f"p{n}"] = ("", "aus" if p == record.sitting_out else amount(net.get(p, 0)))
         cells["pot"] = ("", _cents(pot, signed=False, zero=True))
         add(Row("hand", cells))
         if record.round_end and has_pot:
@@ -316,7 +327,7 @@ def _chunks(
         bounds.append((begin, cut(begin, others)))
 
     def sums(balances: Standing) -> list[str]:
-        cells = [amount(balances[0][p], zero=True) for p in players]
+        cells = [amount(balances[0].get(p, 0), zero=True) for p in players]
         return cells + ([_cents(balances[1], signed=False, zero=True)] if has_pot else [])
 
     def last_hand(upto: int) -> str:

@@ -67,6 +67,30 @@ class NewTableForm(FlaskForm):
     submit = SubmitField("Tisch anlegen")
 
 
+class PlayersForm(FlaskForm):
+    """Who sits at the table from the next hand on. Player fields are added per game."""
+
+    next_dealer = RadioField(
+        "gibt als Nächster", choices=options((str(i), "") for i in range(MAX_PLAYERS))
+    )
+    version = HiddenField()
+    submit = SubmitField("Übernehmen")
+
+
+def players_form(game: Game, seated, next_dealer: str, version: int, formdata=None):
+    """The lineup form, prefilled with who sits now and who deals next."""
+
+    class Form(PlayersForm):
+        pass
+
+    for i in range(max(game.players)):
+        setattr(Form, f"player_{i}", StringField(f"Spieler {i + 1}", [Optional(), Length(max=40)]))
+    data = {f"player_{i}": name for i, name in enumerate(seated)}
+    data["next_dealer"] = str(list(seated).index(next_dealer)) if next_dealer in seated else "0"
+    data["version"] = str(version)
+    return Form(formdata=formdata, data=data)
+
+
 def rate_from_text(text: str) -> Fraction:
     try:
         return Fraction(text.strip().replace(",", "."))

@@ -53,6 +53,22 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^must be 0\.\.(\d+): .* has no Kontra$"), "Hier gibt es kein Kontra"),
     (re.compile(r"^the evening is not closed$"), "Der Abend ist noch offen"),
     (
+        re.compile(r"^the table was changed on another device since: reload and try again$"),
+        "Der Tisch wurde inzwischen an einem anderen Gerät geändert: bitte neu laden",
+    ),
+    (
+        re.compile(r"^at a tournament table the draw decides who plays$"),
+        "An einem Turniertisch bestimmt die Auslosung, wer spielt",
+    ),
+    (
+        re.compile(r"^'(.+)' is '(.+)', who played before$"),
+        r"„\1“ ist „\2“, der schon mitgespielt hat",
+    ),
+    (
+        re.compile(r"^changes of players must come in order$"),
+        "Spielerwechsel kommen der Reihe nach",
+    ),
+    (
         re.compile(r"^a tournament table is closed with its round$"),
         "Ein Turniertisch wird mit seiner Runde geschlossen",
     ),
@@ -79,6 +95,10 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(r"^(.+) is played by (.+) different players$"),
         r"\1 spielen \2 verschiedene Spieler",
+    ),
+    (
+        re.compile(r"^(.+) is played by (\d+) or (\d+) players$"),
+        r"\1 spielen \2 oder \3 Spieler",
     ),
     (re.compile(r"^(.+) is played by (.+) players$"), r"\1 spielen \2 Spieler"),
     (re.compile(r"^names must be different$"), "Die Namen müssen verschieden sein"),

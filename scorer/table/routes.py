@@ -37,6 +37,7 @@ from scorer.table.forms import (
     new_table_form,
     options,
     params_from_form,
+    players_form,
     system_choices,
 )
 from scorer.table.messages import german
@@ -63,11 +64,18 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
 
 @bp.context_processor
 def table_context() -> dict[str, Any]:
-    """Whether the current table shows a pot, and whether it scores in points."""
+    """Whether the current table shows a pot, whether it scores in points, everyone who sat
+    at it this evening, and who sat at it for a given hand."""
     table = getattr(g, "table", None)
     if table is None:
         return {}
-    return {"has_pot": operations.ledger_for(table).has_pot, "points": table.points_only}
+    ledger = operations.ledger_for(table)
+    return {
+        "has_pot": ledger.has_pot,
+        "points": table.points_only,
+        "everyone": ledger.everyone,
+        "seated_at": ledger.seated_at,
+    }
 
 
 @bp.url_defaults
@@ -262,7 +270,7 @@ def edit_preview(number: int):
     """What hand `number` would pay as the edit page now describes it."""
     record = live_hand(number)
     form = table_hand_form(formdata=request.form)
-    form.declarer.choices = options((p, p) for p in g.table.players if p != record.sitting_out)
+    form.declarer.choices = declarers(record)
     state = operations.state_before(g.table, number)
     return render_preview(form, state, number, record.dealer)
 
@@ -316,7 +324,7 @@ def edit(number: int):
     game, system = game_and_system(table)
     if request.method == "POST":
         form = table_hand_form(formdata=request.form)
-        form.declarer.choices = options((p, p) for p in table.players if p != record.sitting_out)
+        form.declarer.choices = declarers(record)
         if form.validate():
             try:
                 hand = hand_from_form(form)
@@ -331,7 +339,7 @@ def edit(number: int):
         status = 422
     else:
         form = table_hand_form(data=form_data_from_facts(record.facts, record.version))
-        form.declarer.choices = options((p, p) for p in table.players if p != record.sitting_out)
+        form.declarer.choices = declarers(record)
         status = 200
     return render_template(
         "edit_hand.html",
@@ -375,6 +383,46 @@ def close():
     )
 
 
+@bp.route("/t/<key>/spieler", methods=["GET", "POST"])
+def players():
+    """Players who come and go: who sits at the table from the next hand on."""
+    table = g.table
+    game = GAMES[table.game]
+    ledger = operations.ledger_for(table)
+    state = LedgerState.from_json(table.state)
+    seated = ledger.seated(state)
+    formdata = request.form if request.method == "POST" else None
+    form = players_form(game, seated, state.next_dealer, table.version, formdata)
+    if request.method == "POST" and form.validate():
+        slots = [(form[f"player_{i}"].data or "").strip() for i in range(max(game.players))]
+        names = [name for name in slots if name]
+        chosen = whole_number(form.next_dealer.data)
+        dealer = slots[chosen] if isinstance(chosen, int) and 0 <= chosen < len(slots) else ""
+        try:
+            operations.change_players(
+                table, names, dealer or None, expected_version=whole_number(form.version.data)
+            )
+        except RuleError as exc:
+            attach_errors(form, exc, prefix_map={"players": "player_0", "dealer": "next_dealer"})
+        else:
+            db.session.commit()
+            flash(
+                f"Ab Spiel {table.hand_count + 1} spielen {', '.join(table.players)}; "
+                f"es gibt {table.state['next_dealer']}.",
+                "info",
+            )
+            return redirect(url_for("table.table"))
+    gone = [p for p in ledger.everyone if p not in seated]
+    return render_template(
+        "players.html",
+        table=table,
+        game=game,
+        form=form,
+        gone=gone,
+        balances=state.balances,
+    ), 422 if request.method == "POST" else 200
+
+
 @bp.post("/t/<key>/oeffnen")
 def reopen():
     """A closed evening opened again, to correct a hand or play on; settled anew at the
@@ -409,7 +457,8 @@ def chart():
     table = g.table
     start, after = operations.standings(table, operations.hands_of(table))
     players, series = balance_series(
-        table.players, [start[0], *(balances for balances, _ in after.values())]
+        operations.ledger_for(table).everyone,
+        [start[0], *(balances for balances, _ in after.values())],
     )
     svg = balance_chart_svg(players, series, points=table.points_only, numbers=[0, *after])
     return Response(svg, mimetype="image/svg+xml")
@@ -421,6 +470,13 @@ def rules(game_id: str):
     if game is None:
         abort(404, "Dieses Spiel kennt Haferl nicht.")
     return render_template("rules.html", game=game, systems=[SYSTEMS[s] for s in game.systems])
+
+
+def declarers(record) -> list:
+    """Who could have declared hand `record`: who sat at the table then, but the dealer who
+    sat out."""
+    seated = operations.ledger_for(g.table).seated_at(record.number)
+    return options((p, p) for p in seated if p != record.sitting_out)
 
 
 def resettled(number: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer.domain import GAMES, SYSTEMS
-from scorer.domain.ledger import Ledger
+from scorer.domain.ledger import Ledger, LedgerState
 from scorer.domain.registry import Game, System
 from scorer.models import TableSession
 
@@ -28,9 +28,11 @@ def seats(session: TableSession, ledger: Ledger) -> Seats:
     counter-clockwise game such as Tapp Tarock, counter-clockwise), so the first player
     dealt to, who leads, is the next in the list after the dealer; at four the dealer sits
     out and the next after him still leads."""
-    dealer = session.state["next_dealer"]
-    active, sitting_out = ledger.seats(dealer)
-    return Seats(dealer, sitting_out, ledger.next_after(dealer), list(active))
+    state = LedgerState.from_json(session.state)
+    seated = ledger.seated(state)
+    dealer = state.next_dealer
+    active, sitting_out = ledger.seats(dealer, seated)
+    return Seats(dealer, sitting_out, ledger.next_after(dealer, seated), list(active))
 
 
 def game_and_system(session: TableSession) -> tuple[Game, System]:
