@@ -267,7 +267,7 @@ def test_api_lists_the_cap_with_its_default(client):
 
 def test_rules_page_lists_the_cap(client):
     html = client.get("/regeln/strohmandeln").get_data(as_text=True)
-    assert "max_draw_factor = 8" in html
+    assert "Höchstens ×: 8" in html  # in players' words
 
 
 def test_new_table_form_offers_the_powers_of_two_with_8_chosen(client):

@@ -1,0 +1,239 @@
+"""End to end in Chromium, by tapping, at 1024×768 (a tablet) and 390×844 (a phone): an
+evening of each game with a player joining and one leaving, Bettel won or lost, the
+Strohmandeln bonuses, Undo, Zählen, the dark theme.
+
+What is asserted on every hand: the save button is on screen, the form does not move when
+the confirmation comes or goes, and a plain hand takes at most three taps plus the number
+(the keypad's Enter saves). Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.test_e2e import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, live_server, sync_api  # noqa: F401
+
+VIEWPORTS = {"tablet": (1024, 768), "phone": (390, 844)}
+
+
+@pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
+def device(request, live_server):  # noqa: F811
+    ARTIFACTS.mkdir(exist_ok=True)
+    width, height = VIEWPORTS[request.param]
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=True,
+            is_mobile=request.param == "phone",
+            base_url=live_server,
+        )
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        yield request.param, page
+        browser.close()
+        assert problems == [], problems
+
+
+class Taps:
+    """Counts the taps a player makes."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, locator) -> None:
+        locator.scroll_into_view_if_needed()
+        box = locator.bounding_box()
+        assert box is not None
+        self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        self.count += 1
+
+    def choice(self, group: str, label: str) -> None:
+        self.tap(
+            self.page.get_by_role("radiogroup", name=group)
+            .locator("label")
+            .filter(has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
+        )
+
+
+def create(page, game: str, system: str, players: list[str], **params) -> str:
+    body = {"game": game, "system": system, "players": players, "params": params}
+    response = page.request.post("/api/v1/sessions", data=body)
+    assert response.status == 201, response.text()
+    return response.json()["key"]
+
+
+def save_button(page):
+    return page.locator(".entry-bar button[type=submit]")
+
+
+def on_screen(page, locator) -> None:
+    box = locator.bounding_box()
+    view = page.viewport_size
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= view["height"], box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], box
+
+
+def form_top(page) -> float:
+    box = page.locator("#hand-form").bounding_box()
+    assert box is not None
+    return box["y"] + page.evaluate("window.scrollY")
+
+
+def plain_hand(page, declarer: str, contract: str, points: int, expect: str, trump=None) -> int:
+    """Declarer, contract (and a trump where the game needs one), the points on the keypad,
+    Enter. Returns the taps made."""
+    taps = Taps(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    top = form_top(page)
+    on_screen(page, save_button(page))
+    taps.choice("Wer spielt?", declarer)
+    taps.choice("Was?", contract)
+    if trump:
+        taps.choice("Trumpf", trump)
+    # The points field has the keypad now: the number, then Enter.
+    assert page.evaluate("document.activeElement && document.activeElement.id") == "points"
+    page.keyboard.type(str(points))
+    page.wait_for_function(
+        "t => document.getElementById('preview').textContent.includes(t)", arg=expect
+    )
+    on_screen(page, save_button(page))
+    assert form_top(page) == top, "the form moved while the hand was entered"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector(".entry-bar .confirmation")
+    on_screen(page, save_button(page))
+    top_after = form_top(page)
+    page.wait_for_timeout(300)
+    assert form_top(page) == top_after, "the form moved after saving"
+    return taps.count
+
+
+def change_players(page, names: list[str]) -> None:
+    page.get_by_role("link", name="Spieler kommen und gehen").click()
+    rows = page.locator("[data-player-row] input[type=text]")
+    for i in range(rows.count()):
+        rows.nth(i).fill(names[i] if i < len(names) else "")
+    page.get_by_role("button", name="Übernehmen").click()
+    page.wait_for_selector("text=Ab Spiel")
+
+
+def test_haferltarock_evening_with_a_player_joining_and_one_leaving(device):
+    name, page = device
+    key = create(page, "haferltarock", "parlett-units", ["Anton", "Berta", "Charlotte"])
+    page.goto(f"/t/{key}")
+    taps = [plain_hand(page, "Anton", "Frage", 70, "Anton +0,20 €")]
+    page.screenshot(path=str(ARTIFACTS / f"table-after-saving-{name}.png"))
+    taps.append(plain_hand(page, "Charlotte", "Frage", 55, "Charlotte"))
+    change_players(page, ["Anton", "Berta", "Charlotte", "Dieter"])
+    seats = page.inner_text(".seats")
+    assert "Spiel 3" in seats and "(setzt aus)" in seats
+    sitting_out = re.search(r"gibt: (\w+)", seats).group(1)
+    declarer = next(p for p in ("Dieter", "Berta", "Anton") if p != sitting_out)
+    taps.append(plain_hand(page, declarer, "Frage", 80, declarer))
+    change_players(page, ["Anton", "Charlotte", "Dieter"])  # Berta goes home
+    page.screenshot(path=str(ARTIFACTS / f"table-before-saving-{name}.png"))
+    taps.append(plain_hand(page, "Dieter", "Frage", 61, "Dieter"))
+    assert max(taps) <= 3, taps
+
+    # Undo puts the hand back into the form, to be corrected.
+    page.get_by_role("button", name="Rückgängig").click()
+    page.wait_for_selector("text=steht wieder im Formular")
+    assert page.input_value("#points") == "61"
+    assert page.locator("input[name=declarer][value=Dieter]").is_checked()
+
+    page.get_by_role("link", name=re.compile(r"Alle Spiele")).click()
+    assert page.locator("text=nicht dabei").count() >= 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    page.screenshot(path=str(ARTIFACTS / f"hand-list-{name}.png"), full_page=True)
+
+
+def test_bettel_is_tapped_won_or_lost(device):
+    name, page = device
+    key = create(page, "tarok-bettel", "points-kasse", ["Anton", "Berta", "Charlotte"])
+    page.goto(f"/t/{key}")
+    taps = Taps(page)
+    taps.choice("Wer spielt?", "Berta")
+    taps.choice("Was?", "Bettel")
+    assert page.locator("#points").is_hidden()
+    assert page.get_by_role("radiogroup", name="Trumpf").is_hidden()
+    page.wait_for_function("document.getElementById('preview').textContent.includes('verloren')")
+    taps.choice("Bettel", "verloren")
+    page.wait_for_function("document.getElementById('preview').textContent.includes('Berta')")
+    on_screen(page, save_button(page))
+    taps.tap(save_button(page))
+    page.wait_for_selector("text=Spiel 1 eingetragen")
+    assert taps.count == 4  # declarer, Bettel, lost, save
+    assert "−" in page.inner_text(".entry-bar .confirmation")
+    # A Frage here needs its trump: three taps and the number.
+    assert plain_hand(page, "Charlotte", "Frage", 70, "Charlotte", trump="Eichel") <= 3
+
+
+def test_tapp_tarock_and_strohmandeln(device):
+    name, page = device
+    key = create(page, "tapp-tarock", "tapp-points", ["Anton", "Berta", "Carl"])
+    page.goto(f"/t/{key}")
+    assert plain_hand(page, "Berta", "Dreier", 40, "Berta") <= 3
+
+    key = create(page, "strohmandeln", "furr", ["Anton", "Berta"])
+    page.goto(f"/t/{key}")
+    taps = Taps(page)
+    taps.choice("Wer spielt?", "Anton")
+    taps.choice("Was?", "Spiel (aufgenommen)")
+    page.keyboard.type("40")
+    page.locator("select[name=bonus_pagat_ultimo__declarer]").select_option("made")
+    page.wait_for_function("document.getElementById('preview').textContent.includes('Anton')")
+    on_screen(page, save_button(page))
+    page.screenshot(path=str(ARTIFACTS / f"strohmandeln-form-{name}.png"), full_page=True)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector("text=Spiel 1 eingetragen")
+
+
+def test_impossible_counts_and_the_dark_theme(device):
+    name, page = device
+    key = create(page, "haferltarock", "parlett-units", ["Anton", "Berta", "Charlotte"])
+    page.goto(f"/t/{key}")
+    Taps(page).choice("Wer spielt?", "Anton")
+    Taps(page).choice("Was?", "Frage")
+    page.locator("details.counter summary").click()
+    page.fill("input[name=count_aces]", "6")
+    page.fill("input[name=count_tens]", "5")
+    assert "So viele gibt es nicht" in page.inner_text(".count-sum")
+    assert page.input_value("#points") == ""
+    page.wait_for_function(
+        "document.getElementById('preview').querySelector('.field-error') !== null"
+    )
+    page.fill("input[name=count_aces]", "4")
+    page.fill("input[name=count_tens]", "4")
+    assert page.input_value("#points") == "84"
+
+    page.get_by_role("button", name="Hell / Dunkel").click()
+    assert page.evaluate("document.documentElement.dataset.theme") in ("dark", "light")
+    if page.evaluate("document.documentElement.dataset.theme") == "light":
+        page.get_by_role("button", name="Hell / Dunkel").click()
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(18, 20, 18)", background
+    page.screenshot(path=str(ARTIFACTS / f"dark-theme-{name}.png"))
+
+
+def test_a_new_table_keeps_the_names_when_the_game_changes(device):
+    name, page = device
+    page.goto("/neu")
+    page.fill("input[name=player_0]", "Anton")
+    page.fill("input[name=player_1]", "Berta")
+    page.fill("input[name=name]", "Freitag")
+    with page.expect_navigation():
+        page.select_option("#game", "tarok-bettel")
+    assert page.input_value("input[name=player_0]") == "Anton"
+    assert page.input_value("input[name=player_1]") == "Berta"
+    assert page.input_value("input[name=name]") == "Freitag"
