@@ -191,11 +191,12 @@
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
 
-  // Fewer taps: once the contract is chosen, the points field takes the keypad, whose
-  // Enter saves the hand.
+  // Fewer taps: once the contract (or its trump) is chosen, the points field takes the
+  // keypad, whose Enter saves the hand.
   var points = document.getElementById("points");
   form.addEventListener("change", function (event) {
-    if (event.target.name !== "contract" || !points || points.value !== "") return;
+    if (["contract", "trump", "bid"].indexOf(event.target.name) < 0) return;
+    if (!points || points.value !== "") return;
     if (points.closest("[hidden]")) return;
     points.focus();
   });

@@ -164,9 +164,13 @@ def test_bettel_is_tapped_won_or_lost(device):
     taps.choice("Was?", "Bettel")
     assert page.locator("#points").is_hidden()
     assert page.get_by_role("radiogroup", name="Trumpf").is_hidden()
-    page.wait_for_function("document.getElementById('preview').textContent.includes('verloren')")
+    page.wait_for_function(
+        "() => document.getElementById('preview').textContent.includes('verloren')"
+    )
     taps.choice("Bettel", "verloren")
-    page.wait_for_function("document.getElementById('preview').textContent.includes('Berta')")
+    page.wait_for_function(
+        "() => document.getElementById('preview').textContent.includes('Berta')"
+    )
     on_screen(page, save_button(page))
     taps.tap(save_button(page))
     page.wait_for_selector("text=Spiel 1 eingetragen")
@@ -189,7 +193,9 @@ def test_tapp_tarock_and_strohmandeln(device):
     taps.choice("Was?", "Spiel (aufgenommen)")
     page.keyboard.type("40")
     page.locator("select[name=bonus_pagat_ultimo__declarer]").select_option("made")
-    page.wait_for_function("document.getElementById('preview').textContent.includes('Anton')")
+    page.wait_for_function(
+        "() => document.getElementById('preview').textContent.includes('Anton')"
+    )
     on_screen(page, save_button(page))
     page.screenshot(path=str(ARTIFACTS / f"strohmandeln-form-{name}.png"), full_page=True)
     with page.expect_navigation():
@@ -209,7 +215,7 @@ def test_impossible_counts_and_the_dark_theme(device):
     assert "So viele gibt es nicht" in page.inner_text(".count-sum")
     assert page.input_value("#points") == ""
     page.wait_for_function(
-        "document.getElementById('preview').querySelector('.field-error') !== null"
+        "() => document.getElementById('preview').querySelector('.field-error') !== null"
     )
     page.fill("input[name=count_aces]", "4")
     page.fill("input[name=count_tens]", "4")

@@ -258,6 +258,7 @@ def hand_form(
     for name in COUNTS[game.counting]:
         setattr(Form, f"count_{name}", StringField(name, [Optional(), Length(max=6)]))
     form = Form(formdata=formdata, data=data)
+    form.bonus_ids = tuple(bonus_ids)
     form.declarer.choices = options((p, p) for p in active)
     form.contract.choices = options(game.contracts.items())
     form.doublings.choices = options(
