@@ -168,9 +168,7 @@ def test_bettel_is_tapped_won_or_lost(device):
         "() => document.getElementById('preview').textContent.includes('verloren')"
     )
     taps.choice("Bettel", "verloren")
-    page.wait_for_function(
-        "() => document.getElementById('preview').textContent.includes('Berta')"
-    )
+    page.wait_for_function("() => document.getElementById('preview').textContent.includes('Berta')")
     on_screen(page, save_button(page))
     taps.tap(save_button(page))
     page.wait_for_selector("text=Spiel 1 eingetragen")
@@ -193,9 +191,7 @@ def test_tapp_tarock_and_strohmandeln(device):
     taps.choice("Was?", "Spiel (aufgenommen)")
     page.keyboard.type("40")
     page.locator("select[name=bonus_pagat_ultimo__declarer]").select_option("made")
-    page.wait_for_function(
-        "() => document.getElementById('preview').textContent.includes('Anton')"
-    )
+    page.wait_for_function("() => document.getElementById('preview').textContent.includes('Anton')")
     on_screen(page, save_button(page))
     page.screenshot(path=str(ARTIFACTS / f"strohmandeln-form-{name}.png"), full_page=True)
     with page.expect_navigation():

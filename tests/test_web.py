@@ -446,3 +446,30 @@ def test_bonus_states_say_what_a_side_did(client):
     rostopschin = html[html.index('name="bonus_rostopschin__defenders"') :]
     assert "angesagt, verloren" in rostopschin[: rostopschin.index("</select>")]
     assert "gegen den Uhrzeigersinn" in client.get("/neu?game=tapp-tarock").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("game", "system", "params", "asked"),
+    [
+        ("haferltarock", "parlett-units", {}, False),  # a trump changes nothing there
+        ("haferltarock", "parlett-units", {"param_frage_hearts_only": "y"}, True),
+        ("tarok", "points-kasse", {}, True),  # required
+        ("tarok-bettel", "multiples", {}, True),  # a Herzsolo counts more
+    ],
+)
+def test_the_trump_is_asked_only_where_it_matters(client, game, system, params, asked):
+    players = PLAYERS[:3]
+    url = table_url(new_table(client, game=game, system=system, players=players, **params))
+    html = client.get(url).get_data(as_text=True)
+    assert ('aria-label="Trumpf"' in html) is asked
+
+
+def test_a_trump_given_through_the_api_survives_an_edit_where_it_is_not_asked(client):
+    key = client.post(
+        "/api/v1/sessions",
+        json={"game": "haferltarock", "system": "parlett-units", "players": PLAYERS[:3]},
+    ).get_json()["key"]
+    hand = {"declarer": "Anton", "contract": "frage", "trump": "gras", "points": 70}
+    assert client.post(f"/api/v1/sessions/{key}/hands", json=hand).status_code == 201
+    html = client.get(f"/t/{key}/spiele/1").get_data(as_text=True)
+    assert '<input type="hidden" name="trump" value="gras">' in html

@@ -119,6 +119,15 @@ class Game:
             return f"{word} {bid}"
         return word
 
+    def asks_trump(self, params: Mapping[str, Any]) -> bool:
+        """Whether the table page asks for the trump: only where it changes what a hand is
+        worth (a Herzsolo) or whether it is allowed (a required trump, a hearts-only Frage).
+        Elsewhere a trump changes nothing and is not asked; one given through the API is
+        kept."""
+        return self.trumps and (
+            self.trump_required or bool(self.heart_words) or bool(params.get("frage_hearts_only"))
+        )
+
     @staticmethod
     def takes_trump(contract: str) -> bool:
         """Whether a hand of this contract may name a trump suit: all but a Bettel."""
