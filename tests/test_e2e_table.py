@@ -239,3 +239,96 @@ def test_a_new_table_keeps_the_names_when_the_game_changes(device):
     assert page.input_value("input[name=player_0]") == "Anton"
     assert page.input_value("input[name=player_1]") == "Berta"
     assert page.input_value("input[name=name]") == "Freitag"
+
+
+# An evening of every game: (game, system, players, a newcomer, contract, trump, points).
+EVENINGS = [
+    ("haferltarock", "parlett-units", ["Anton", "Berta", "Carl"], "Dora", "Frage", None, 70),
+    ("tarok", "points-kasse", ["Anton", "Berta", "Carl"], "Dora", "Frage", "Gras", 70),
+    (
+        "tarok-bettel",
+        "fixed-direct",
+        ["Anton", "Berta", "Carl"],
+        "Dora",
+        "Hand (Solo)",
+        "Eichel",
+        80,
+    ),
+    ("scharfer-tarock", "scharf-fixed", ["Anton", "Berta", "Carl"], "Dora", "Frage", "Herz", 70),
+    ("tapp-tarock", "tapp-points", ["Anton", "Berta", "Carl"], "Dora", "Dreier", None, 40),
+    ("strohmandeln", "beck", ["Anton", "Berta"], "Dora", "Spiel (aufgenommen)", None, 40),
+]
+
+
+@pytest.mark.parametrize("evening", EVENINGS, ids=[e[0] for e in EVENINGS])
+def test_an_evening_of_each_game_by_tapping(device, evening):
+    """Three plain hands, then one player goes and another comes, then two more: each hand
+    with the save button on screen, the form still, and at most three taps plus the number."""
+    name, page = device
+    game, system, players, newcomer, contract, trump, points = evening
+    key = create(page, game, system, players)
+    page.goto(f"/t/{key}")
+    taps = []
+    for number in range(1, 6):
+        if number == 4:
+            # The first player goes home; the newcomer takes a seat (Tapp Tarock and
+            # Strohmandeln have no fourth seat: he takes the one who left).
+            change_players(page, [*players[1:], newcomer])
+        declarer = page.locator("input[name=declarer]").first.get_attribute("value")
+        taps.append(plain_hand(page, declarer, contract, points, declarer, trump=trump))
+        assert f"Spiel {number} eingetragen" in page.inner_text(".entry-bar")
+    assert max(taps) <= 3, taps
+    stored = page.request.get(f"/api/v1/sessions/{key}").json()
+    assert len(stored["hands"]) == 5
+    assert stored["players"] == [*players[1:], newcomer]
+    assert sum(stored["balances"].values()) == 0
+    (ARTIFACTS / f"taps-{game}-{name}.txt").write_text(f"{taps}\n")
+
+
+def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):  # noqa: F811
+    from tests.conftest import SETUP_CODE
+
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        context = browser.new_context(base_url=live_server)
+        page = context.new_page()
+        page.goto("/veranstalter/registrieren")
+        page.fill("input[name=setup_code]", SETUP_CODE)
+        page.fill("input[name=name]", "Orga")
+        page.fill("input[name=email]", "orga@example.org")
+        page.fill("input[name=password]", "geheim123")
+        page.fill("input[name=confirm]", "geheim123")
+        page.get_by_role("button", name="Konto anlegen").click()
+        page.wait_for_url("**/turniere")
+        auth = {"Authorization": "Basic b3JnYUBleGFtcGxlLm9yZzpnZWhlaW0xMjM="}
+        tournament = page.request.post(
+            "/api/v1/tournaments",
+            headers=auth,
+            data={
+                "name": "Pokal",
+                "game": "haferltarock",
+                "system": "parlett-units",
+                "rounds": 6,
+                "players": [f"Spielerin mit langem Namen {i}" for i in range(9)],
+            },
+        ).json()
+        page.request.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=auth, data={})
+        sizes = {}
+        for width, height in ((390, 844), (1920, 1080)):
+            view = browser.new_context(
+                viewport={"width": width, "height": height}, base_url=live_server
+            ).new_page()
+            view.goto(f"/turnier/{tournament['key']}/stand")
+            view.screenshot(path=str(ARTIFACTS / f"standings-{width}.png"))
+            wide = view.evaluate(
+                "w => [...document.querySelectorAll('body *')]"
+                ".filter(e => e.getBoundingClientRect().right > w)"
+                ".map(e => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right)",
+                width,
+            )
+            assert view.evaluate("document.documentElement.scrollWidth") <= width, wide
+            sizes[width] = view.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert sizes[1920] >= 32 and sizes[390] < sizes[1920]
+        browser.close()
