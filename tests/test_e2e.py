@@ -242,10 +242,24 @@ def test_chromium_is_installed_in_ci():
     assert shutil.which("chromium") or Path(CHROMIUM).exists()
 
 
+def sign_up_organiser(page) -> dict[str, str]:
+    """The first organiser signs up through the page; returns the API's Basic auth header."""
+    from tests.conftest import SETUP_CODE
+
+    page.goto("/veranstalter/registrieren")
+    page.fill("input[name=setup_code]", SETUP_CODE)
+    page.fill("input[name=name]", "Orga")
+    page.fill("input[name=email]", "orga@example.org")
+    page.fill("input[name=password]", "geheim123")
+    page.fill("input[name=confirm]", "geheim123")
+    page.get_by_role("button", name="Konto anlegen").click()
+    page.wait_for_url("**/turniere")
+    return {"Authorization": "Basic b3JnYUBleGFtcGxlLm9yZzpnZWhlaW0xMjM="}
+
+
 def test_every_page_renders_under_the_csp_without_a_console_error(page):
     """Every template, in Chromium, under the Content-Security-Policy: no violation, no
     script error, on the pages of a table, of a tournament and of the organiser."""
-    from tests.conftest import SETUP_CODE
 
     problems: list[str] = []
     missing = ("/gibt-es-nicht", "/t/nicht-da")  # asked for on purpose: the 404 page
@@ -272,15 +286,7 @@ def test_every_page_renders_under_the_csp_without_a_console_error(page):
         f"/api/v1/sessions/{key}/hands",
         data={"declarer": "Anton", "contract": "frage", "trump": "gras", "points": 70},
     )
-    page.goto("/veranstalter/registrieren")
-    page.fill("input[name=setup_code]", SETUP_CODE)
-    page.fill("input[name=name]", "Orga")
-    page.fill("input[name=email]", "orga@example.org")
-    page.fill("input[name=password]", "geheim123")
-    page.fill("input[name=confirm]", "geheim123")
-    page.get_by_role("button", name="Konto anlegen").click()
-    page.wait_for_url("**/turniere")
-    auth = {"Authorization": "Basic b3JnYUBleGFtcGxlLm9yZzpnZWhlaW0xMjM="}
+    auth = sign_up_organiser(page)
     tournament = page.request.post(
         "/api/v1/tournaments",
         headers=auth,

@@ -13,7 +13,14 @@ import re
 
 import pytest
 
-from tests.test_e2e import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, live_server, sync_api  # noqa: F401
+from tests.test_e2e import (  # noqa: F401  (live_server is a fixture)
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    live_server,
+    sign_up_organiser,
+    sync_api,
+)
 
 VIEWPORTS = {"tablet": (1024, 768), "phone": (390, 844)}
 
@@ -286,23 +293,13 @@ def test_an_evening_of_each_game_by_tapping(device, evening):
 
 
 def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):  # noqa: F811
-    from tests.conftest import SETUP_CODE
-
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
         context = browser.new_context(base_url=live_server)
         page = context.new_page()
-        page.goto("/veranstalter/registrieren")
-        page.fill("input[name=setup_code]", SETUP_CODE)
-        page.fill("input[name=name]", "Orga")
-        page.fill("input[name=email]", "orga@example.org")
-        page.fill("input[name=password]", "geheim123")
-        page.fill("input[name=confirm]", "geheim123")
-        page.get_by_role("button", name="Konto anlegen").click()
-        page.wait_for_url("**/turniere")
-        auth = {"Authorization": "Basic b3JnYUBleGFtcGxlLm9yZzpnZWhlaW0xMjM="}
+        auth = sign_up_organiser(page)
         tournament = page.request.post(
             "/api/v1/tournaments",
             headers=auth,
