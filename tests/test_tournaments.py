@@ -1128,3 +1128,18 @@ def test_a_tournament_table_confirms_a_hand_in_points(app, client):
     html = client.get(f"/t/{key}").get_data(as_text=True)
     assert re.search(r"Spiel 1 eingetragen: <bdi>[^<]+</bdi> \+\d+ P", html)
     assert "€" not in html
+
+
+def test_a_finished_tournament_table_says_so_instead_of_counting_on(app, client):
+    """After the last planned hand the page says all are in, not "Spiel 4 von 3", and
+    offers no entry form."""
+    auth = organiser(app)
+    tournament = created(client, auth, ["Anna", "Bert", "Cora"], rounds=1, deals=1)
+    key = draw(client, auth, tournament["id"])["tables"][0]["key"]
+    for _ in range(3):
+        declarer = active_players(session_of(client, key))[0]
+        assert post_hand(client, key, {"declarer": declarer, "contract": "frage", "points": 61})
+    html = client.get(f"/t/{key}").get_data(as_text=True)
+    assert "Spiel 4" not in html
+    assert "Runde beendet" in html or "alle 3 Spiele eingetragen" in html
+    assert 'id="hand-form"' not in html
