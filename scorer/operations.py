@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 
+from scorer import events
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
@@ -205,10 +206,7 @@ def record_hand(
     db.session.flush()
     _history(session, "record", number, {"hand": record.facts, "dealer": record.dealer})
     if session.done:
-        # Imported here: tournament_operations builds on this module.
-        from scorer.tournament_operations import close_round_if_done
-
-        close_round_if_done(session)
+        events.table_done.send(session)
     return record, True
 
 
@@ -282,6 +280,7 @@ def close_session(session: TableSession) -> None:
     _history(
         session, "close", data={"balances": session.state["balances"], "pot": session.state["pot"]}
     )
+    events.table_closed.send(session)
 
 
 def change_players(
@@ -363,6 +362,7 @@ def reopen_session(session: TableSession) -> None:
         raise Conflict("the evening is not closed")
     if session.points_only:
         raise Conflict("a tournament table is closed with its round")
+    events.table_reopened.send(session)
     session.closed_at = None
     _changed(session)
     _history(session, "reopen")

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorer import operations
+from scorer import events, operations
 from scorer.domain import RuleError
 from scorer.domain.facts import MAX_NAME
 from scorer.domain.ledger import Ledger
@@ -308,6 +308,7 @@ def _close_locked(round_: TournamentRound) -> None:
     db.session.flush()
 
 
+@events.table_done.connect
 def close_round_if_done(session: TableSession) -> bool:
     """After a hand at a tournament table: close the round when every table is done.
 

@@ -98,7 +98,7 @@ def _hand_from_request(data: dict[str, Any]):
     session = g.session
     hand = parse_hand(data, GAMES[session.game])
     dealer = data.get("dealer")
-    if dealer is not None and dealer not in session.players:
+    if dealer is not None and dealer not in operations.ledger_for(session).everyone:
         raise RuleError.one("dealer", "must be one of the players")
     return hand, dealer
 
