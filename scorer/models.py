@@ -48,6 +48,16 @@ class TableSession(db.Model):
     """Bumped by every write to the table: what an export cached per version is keyed on."""
     hands_planned: Mapped[int | None] = mapped_column(default=None)
     """At a tournament table: how many hands the round has; the table is done then."""
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("stammtisch_group.id"), default=None, index=True
+    )
+    """The Stammtisch group this evening belongs to, if any."""
+    season: Mapped[int | None] = mapped_column(default=None)
+    """The group's season the evening counts for."""
+    opening_pot: Mapped[int] = mapped_column(default=0, server_default="0")
+    """A Haferl carried in from the group's last evening (cents); 0 otherwise."""
+    paid_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When a group that settles collected marked the evening paid."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(default=None)
@@ -243,3 +253,42 @@ class TournamentTable(db.Model):
 
     round: Mapped[TournamentRound] = relationship(back_populates="tables")
     session: Mapped[TableSession] = relationship()
+
+
+class Group(db.Model):
+    """A Stammtisch: the same people every week, their rules, the Haferl carried over from
+    evening to evening, seasons and one settle-up. Its key is the permission, as a table's."""
+
+    __tablename__ = "stammtisch_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(40))
+    system: Mapped[str] = mapped_column(String(40))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    members: Mapped[list[str]] = mapped_column(JSON, default=list)
+    carry_pot: Mapped[bool] = mapped_column(default=True)
+    settle: Mapped[str] = mapped_column(String(16), default="each_evening")
+    """'each_evening' or 'collected'."""
+    share_by: Mapped[str] = mapped_column(String(16), default="equal")
+    """How the Haferl is shared out when a season ends: 'equal' or 'evenings' attended."""
+    pot_cents: Mapped[int] = mapped_column(default=0)
+    """The Haferl the group holds between evenings."""
+    season: Mapped[int] = mapped_column(default=1)
+    version: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GroupEvent(db.Model):
+    """An append-only line of a group's history: the Haferl taken out or brought back, a
+    season closed (with its shares), a settle-up paid, a member renamed."""
+
+    __tablename__ = "group_event"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("stammtisch_group.id"), index=True)
+    season: Mapped[int]
+    action: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    at: Mapped[datetime] = mapped_column(default=utcnow)

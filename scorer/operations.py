@@ -29,6 +29,7 @@ from scorer.domain.scoring import Rules
 from scorer.extensions import db
 from scorer.locks import begin_write, lock_more, sqlite
 from scorer.models import (
+    Group,
     HandRecord,
     HistoryEvent,
     TableSession,
@@ -67,6 +68,7 @@ def ledger_for(session: TableSession) -> Ledger:
         session.first_dealer,
         points_only=session.points_only,
         lineups=tuple(lineups),
+        opening_pot=session.opening_pot or 0,
     )
 
 
@@ -115,6 +117,13 @@ def session_for_write(key: str) -> TableSession:
             found = lock_more(TableSession, TableSession.key == key)
     if found is None:
         raise NotFound("no table with this key")
+    if found.group_id is not None and not sqlite():
+        # A Stammtisch evening: its group first, as every writer of the group does.
+        begin_write()
+        lock_more(Group, Group.id == found.group_id)
+        found = lock_more(TableSession, TableSession.key == key)
+        if found is None:
+            raise NotFound("no table with this key")
     return found
 
 
@@ -128,6 +137,7 @@ def create_session(
     *,
     scoring: str = "money",
     hands_planned: int | None = None,
+    opening_pot: int = 0,
 ) -> TableSession:
     """A new evening; systems with a pot take the first stake from every player (not at a
     tournament table, which scores in points)."""
@@ -142,6 +152,7 @@ def create_session(
         tuple(players),
         first_dealer or (players[0] if players else ""),
         points_only=scoring == "points",
+        opening_pot=opening_pot,
     )
     name = clean_name(name, "name", MAX_TABLE_NAME) if (name or "").strip() else "Tarockrunde"
     session = TableSession(
@@ -156,6 +167,7 @@ def create_session(
         hand_count=0,
         scoring=scoring,
         hands_planned=hands_planned,
+        opening_pot=opening_pot,
     )
     db.session.add(session)
     db.session.flush()
@@ -327,6 +339,7 @@ def change_players(
         ledger.first_dealer,
         points_only=session.points_only,
         lineups=tuple(Lineup.from_json(data) for data in lineups[1:]),
+        opening_pot=ledger.opening_pot,
     )
     # From the state after the last live hand: the change in effect for the next hand.
     before = _state_before(session, at) if session.hand_count else None
@@ -340,7 +353,13 @@ def change_players(
 
 def _restart(session: TableSession, players: tuple[str, ...], dealer: str) -> None:
     """The players of an evening without a hand yet, as if it had begun with them."""
-    ledger = Ledger(rules_for(session), players, dealer, points_only=session.points_only)
+    ledger = Ledger(
+        rules_for(session),
+        players,
+        dealer,
+        points_only=session.points_only,
+        opening_pot=session.opening_pot or 0,
+    )
     session.players = list(players)
     session.first_dealer = dealer
     session.lineups = None

@@ -52,6 +52,11 @@ TOURNAMENT = {
 }
 
 
+GROUP = {"name": "group_key", "in": "path", "required": True, "schema": {"type": "string"}}
+MEMBER = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+G = "/api/v1/groups/{group_key}"
+
+
 def operation(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {"summary": summary, "responses": responses, **extra}
 
@@ -413,6 +418,139 @@ PATHS: dict[str, Any] = {
         )
     },
 }
+
+PATHS.update(
+    {
+        "/api/v1/groups": {
+            "post": operation(
+                "Found a Stammtisch group (its key is the permission)",
+                {"201": answer("The group", ref("Group")), **ERRORS},
+                requestBody=body(ref("NewGroup")),
+            )
+        },
+        G: {
+            "get": operation(
+                "A group: members, the Haferl, the season, its evenings",
+                {"200": answer("The group", ref("Group")), **NOT_FOUND},
+                parameters=[GROUP],
+            )
+        },
+        G + "/members": {
+            "post": operation(
+                "Add members",
+                {"200": answer("The group", ref("Group")), **ERRORS, **NOT_FOUND},
+                parameters=[GROUP],
+                requestBody=body(ref("Members")),
+            )
+        },
+        G + "/members/{name}": {
+            "put": operation(
+                "Rename a member everywhere",
+                {"200": answer("The group", ref("Group")), **ERRORS, **NOT_FOUND},
+                parameters=[GROUP, MEMBER],
+                requestBody=body(ref("Rename")),
+            )
+        },
+        G + "/evenings": {
+            "post": operation(
+                "Start an evening with the group's rules (and its carried Haferl)",
+                {"201": answer("The session, with `group`", ref("Session")), **ERRORS, **NOT_FOUND},
+                parameters=[GROUP],
+                requestBody=body(ref("NewEvening")),
+            )
+        },
+        G + "/season/close": {
+            "post": operation(
+                "End the season: share out the Haferl (send `{}`)",
+                {"200": answer("The shares and the group"), **NOT_FOUND, **CONFLICT, **ERRORS},
+                parameters=[GROUP],
+                requestBody=body(ref("Object")),
+            )
+        },
+        G + "/standings": {
+            "get": operation(
+                "The season table (`?season=N`, default the current one)",
+                {"200": answer("Standings"), "400": ERRORS["400"], **NOT_FOUND},
+                parameters=[
+                    GROUP,
+                    {"name": "season", "in": "query", "schema": {"type": "integer"}},
+                ],
+            )
+        },
+        G + "/players/{name}": {
+            "get": operation(
+                "A member's statistics this season",
+                {"200": answer("Statistics"), **NOT_FOUND},
+                parameters=[GROUP, MEMBER],
+            )
+        },
+        G + "/settlement": {
+            "get": operation(
+                "One settle-up for every closed, unpaid evening",
+                {"200": answer("Balances and the fewest transfers"), **NOT_FOUND},
+                parameters=[GROUP],
+            )
+        },
+        G + "/settlement/close": {
+            "post": operation(
+                "Mark the collected settle-up paid (send `{}`)",
+                {"200": answer("The evenings paid"), **NOT_FOUND, **ERRORS},
+                parameters=[GROUP],
+                requestBody=body(ref("Object")),
+            )
+        },
+    }
+)
+SCHEMAS.update(
+    {
+        "NewGroup": {
+            "type": "object",
+            "required": ["game", "system"],
+            "properties": {
+                "name": {"type": "string"},
+                "game": {"type": "string"},
+                "system": {"type": "string"},
+                "params": {"type": "object"},
+                "members": {"type": "array", "items": {"type": "string"}},
+                "carry_pot": {"type": "boolean"},
+                "settle": {"enum": ["each_evening", "collected"]},
+                "share_by": {"enum": ["equal", "evenings"]},
+            },
+        },
+        "Group": {
+            "type": "object",
+            "required": ["key", "name", "members", "pot_cents", "season", "evenings"],
+            "properties": {
+                "key": {"type": "string"},
+                "name": {"type": "string"},
+                "members": {"type": "array", "items": {"type": "string"}},
+                "pot_cents": {"type": "integer"},
+                "season": {"type": "integer"},
+                "evenings": {"type": "array", "items": {"type": "object"}},
+            },
+        },
+        "Members": {
+            "type": "object",
+            "required": ["members"],
+            "properties": {"members": {"type": "array", "items": {"type": "string"}}},
+        },
+        "Rename": {
+            "type": "object",
+            "required": ["name"],
+            "properties": {"name": {"type": "string"}},
+        },
+        "NewEvening": {
+            "type": "object",
+            "required": ["players"],
+            "properties": {
+                "players": {"type": "array", "items": {"type": "string"}},
+                "first_dealer": {"type": "string"},
+                "name": {"type": "string"},
+                "params": {"type": "object"},
+            },
+        },
+    }
+)
 
 DOCUMENT: dict[str, Any] = {
     "openapi": "3.1.0",

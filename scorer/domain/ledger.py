@@ -117,6 +117,9 @@ class Ledger:
     stakes. A payment out of the pot counts for its receiver only."""
     lineups: tuple[Lineup, ...] = ()
     """Players who came and went after the start, in the order of their hands."""
+    opening_pot: int = 0
+    """A Haferl carried over from the group's last evening: the evening starts with it and
+    no stake is paid until it runs empty (then the system refills as usual)."""
 
     def __post_init__(self) -> None:
         self._check_seats(self.players)
@@ -203,7 +206,9 @@ class Ledger:
     def start(self) -> LedgerState:
         """The state before the first hand: the first stake is paid where there is a pot."""
         state = LedgerState({p: 0 for p in self.players}, 0, 1, self.first_dealer)
-        if self.has_pot:
+        if self.has_pot and self.opening_pot > 0:
+            state.pot = self.opening_pot
+        elif self.has_pot:
             self._pay_stakes(state)
         return state
 
@@ -298,7 +303,9 @@ class Ledger:
         are not paid: their balances are the points, with no transfers."""
         if self.points_only:
             return Settlement(dict(state.balances), ())
-        balances = final_balances(state, self.seated(state), self.rules.params.get("pot_at_end"))
+        balances = final_balances(
+            state, self.seated(state), self.rules.params.get("pot_at_end"), self.opening_pot
+        )
         return Settlement(balances, tuple(settle(balances)))
 
     def _pay_stakes(self, state: LedgerState) -> None:
@@ -310,14 +317,15 @@ class Ledger:
 
 
 def final_balances(
-    state: LedgerState, players: Sequence[str], pot_at_end: str | None
+    state: LedgerState, players: Sequence[str], pot_at_end: str | None, opening_pot: int = 0
 ) -> dict[str, int]:
     """Each player's net position at the end with the pot remainder per `pot_at_end`:
-    `split` shares it out (odd cents one each in seat order), `keep` shows it as held by the
-    pot."""
-    if state.pot and pot_at_end == "split":
+    `split` shares it out (odd cents one each in seat order), `keep` shows what the pot
+    gained this evening as held by the pot (a Haferl carried in is the group's, not the
+    evening's)."""
+    if state.pot and pot_at_end == "split" and not opening_pot:
         return share_pot(dict(state.balances), state.pot, list(players))
     balances = dict(state.balances)
-    if state.pot:
-        balances[POT] = state.pot
+    if state.pot - opening_pot:
+        balances[POT] = state.pot - opening_pot
     return balances

@@ -1,0 +1,153 @@
+"""Group API: a Stammtisch addressed by its key (the key is the permission, as a table's).
+See API.md's conventions; the endpoints are documented in the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import g, jsonify, request
+
+from scorer import groups
+from scorer.api import bp
+from scorer.api.errors import error_response
+from scorer.api.schema import json_body
+from scorer.api.sessions import session_to_json
+from scorer.extensions import NEW_TABLES, db
+from scorer.models import Group
+from scorer.validation import whole_number
+
+
+def group_to_json(group: Group) -> dict[str, Any]:
+    return {
+        "key": group.key,
+        "name": group.name,
+        "game": group.game,
+        "system": group.system,
+        "params": group.params,
+        "members": group.members,
+        "carry_pot": group.carry_pot,
+        "settle": group.settle,
+        "share_by": group.share_by,
+        "pot_cents": group.pot_cents,
+        "season": group.season,
+        "closed_seasons": [
+            {"season": e.season, "shares": e.data["shares"], "pot_cents": e.data["pot"]}
+            for e in groups.history(group)
+            if e.action == "season_close"
+        ],
+        "evenings": [
+            {
+                "key": s.key,
+                "name": s.name,
+                "date": s.created_at.date().isoformat(),
+                "season": s.season,
+                "players": groups.operations.ledger_for(s).everyone,
+                "closed": s.closed,
+                "paid": s.paid_at is not None,
+            }
+            for s in groups.evenings(group)
+        ],
+    }
+
+
+@bp.url_value_preprocessor
+def _load_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    if endpoint and endpoint.startswith("api.group") and values and "group_key" in values:
+        key = values.pop("group_key")
+        writes = request.method not in ("GET", "HEAD")
+        g.group = (groups.group_for_write if writes else groups.get_group)(key)
+
+
+@bp.post("/groups")
+@NEW_TABLES
+def group_create():
+    data = json_body()
+    group = groups.create_group(
+        data.get("name", ""),
+        data.get("game"),
+        data.get("system"),
+        data.get("params"),
+        data.get("members", []),
+        data.get("carry_pot", True),
+        data.get("settle", "each_evening"),
+        data.get("share_by", "equal"),
+    )
+    db.session.commit()
+    return jsonify(group_to_json(group)), 201
+
+
+@bp.get("/groups/<group_key>")
+def group_read():
+    return jsonify(group_to_json(g.group))
+
+
+@bp.post("/groups/<group_key>/members")
+def group_add_members():
+    data = json_body()
+    groups.add_members(g.group, groups.member_names(data.get("members"), "members"))
+    db.session.commit()
+    return jsonify(group_to_json(g.group))
+
+
+@bp.put("/groups/<group_key>/members/<name>")
+def group_rename_member(name: str):
+    data = json_body()
+    groups.rename_member(g.group, name, data.get("name"))
+    db.session.commit()
+    return jsonify(group_to_json(g.group))
+
+
+@bp.post("/groups/<group_key>/evenings")
+@NEW_TABLES
+def group_new_evening():
+    data = json_body()
+    session = groups.new_evening(
+        g.group,
+        data.get("players"),
+        data.get("first_dealer"),
+        data.get("name"),
+        data.get("params"),
+    )
+    db.session.commit()
+    return jsonify({**session_to_json(session), "group": g.group.key}), 201
+
+
+@bp.post("/groups/<group_key>/season/close")
+def group_close_season():
+    shares = groups.close_season(g.group)
+    db.session.commit()
+    return jsonify({"shares": shares, "group": group_to_json(g.group)})
+
+
+@bp.get("/groups/<group_key>/standings")
+def group_standings():
+    season = request.args.get("season")
+    number = whole_number(season) if season is not None else g.group.season
+    if not isinstance(number, int) or not 1 <= number <= g.group.season:
+        return error_response(400, "bad_request", f"season must be 1..{g.group.season}")
+    return jsonify(groups.standings(g.group, number))
+
+
+@bp.get("/groups/<group_key>/players/<name>")
+def group_player(name: str):
+    stats, running = groups.stats(g.group, name, g.group.season)
+    return jsonify({**stats.to_json(), "season": g.group.season, "balance_after_evening": running})
+
+
+@bp.get("/groups/<group_key>/settlement")
+def group_settlement():
+    balances, transfers, sessions = groups.collected_settlement(g.group)
+    return jsonify(
+        {
+            "evenings": [s.key for s in sessions],
+            "balances": balances,
+            "transfers": [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in transfers],
+        }
+    )
+
+
+@bp.post("/groups/<group_key>/settlement/close")
+def group_close_settlement():
+    sessions = groups.close_settlement(g.group)
+    db.session.commit()
+    return jsonify({"paid": [s.key for s in sessions]})

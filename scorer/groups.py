@@ -1,0 +1,392 @@
+"""Stammtisch groups: the same people every week, one set of rules, the Haferl carried from
+evening to evening, seasons, and one settle-up for many evenings.
+
+An evening of a group is an ordinary table (`operations`) that knows its group. The group
+listens to its tables (`events`): when an evening closes, what is left in its Haferl goes
+back to the group; the next evening starts with it and pays no stake until it runs empty.
+Money is conserved: the members' settle-ups, the shares of closed seasons and the group's
+Haferl add up to zero.
+
+Locks are taken group → table, as a tournament's round → table (see `scorer.locks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import select
+
+from scorer import events, operations
+from scorer.domain import Hand, RuleError
+from scorer.domain.facts import MAX_NAME, parse_players
+from scorer.domain.model import POT
+from scorer.domain.names import clean_name
+from scorer.domain.scoring import Rules
+from scorer.domain.season import PlayedHand, PlayerStats, player_stats, season_table, share_out
+from scorer.domain.settle import settle
+from scorer.extensions import db
+from scorer.locks import begin_write, lock_more
+from scorer.models import Group, GroupEvent, TableSession, utcnow
+
+SETTLE_MODES = ("each_evening", "collected")
+SHARE_MODES = ("equal", "evenings")
+MAX_MEMBERS = 40
+MAX_GROUP_NAME = 80
+
+
+class NotFound(operations.NotFound):
+    pass
+
+
+# --- reading and locking ------------------------------------------------------------------
+
+
+def get_group(key: str) -> Group:
+    group = None
+    if operations.KEY_SHAPE.fullmatch(key or ""):
+        group = db.session.scalar(select(Group).where(Group.key == key))
+    if group is None:
+        raise NotFound("no group with this key")
+    return group
+
+
+def group_for_write(key: str) -> Group:
+    """The group named by `key`, locked for this transaction."""
+    if not operations.KEY_SHAPE.fullmatch(key or ""):
+        raise NotFound("no group with this key")
+    begin_write()
+    group = lock_more(Group, Group.key == key)
+    if group is None:
+        raise NotFound("no group with this key")
+    return group
+
+
+def evenings(group: Group, season: int | None = None) -> list[TableSession]:
+    query = select(TableSession).where(TableSession.group_id == group.id)
+    if season is not None:
+        query = query.where(TableSession.season == season)
+    return list(db.session.scalars(query.order_by(TableSession.id)))
+
+
+# --- making and changing a group ------------------------------------------------------------
+
+
+def create_group(
+    name: Any,
+    game: Any,
+    system: Any,
+    params: Any,
+    members: Any,
+    carry_pot: Any = True,
+    settle_mode: Any = "each_evening",
+    share_by: Any = "equal",
+) -> Group:
+    rules = Rules.build(game, system, params)
+    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    if not isinstance(carry_pot, bool):
+        raise RuleError.one("carry_pot", "must be true or false")
+    if settle_mode not in SETTLE_MODES:
+        raise RuleError.one("settle", "must be 'each_evening' or 'collected'")
+    if share_by not in SHARE_MODES:
+        raise RuleError.one("share_by", "must be 'equal' or 'evenings'")
+    if not isinstance(name, str):
+        raise RuleError.one("name", "must be text")
+    name = clean_name(name, "name", MAX_GROUP_NAME) if name.strip() else "Stammtisch"
+    group = Group(
+        key=operations.new_key(),
+        name=name,
+        game=game,
+        system=system,
+        params=stored,
+        members=member_names(members),
+        carry_pot=carry_pot and rules.has_pot,
+        settle=settle_mode,
+        share_by=share_by,
+    )
+    db.session.add(group)
+    db.session.flush()
+    return group
+
+
+def member_names(value: Any, field: str = "members") -> list[str]:
+    """Names as a table takes them (`names.clean_name`), different, at most MAX_MEMBERS."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RuleError.one(field, "must be a list of names")
+    if len(value) > MAX_MEMBERS:
+        raise RuleError.one(field, f"at most {MAX_MEMBERS} names")
+    names = [clean_name(v, field, MAX_NAME) for v in value]
+    if len({n.casefold() for n in names}) != len(names):
+        raise RuleError.one(field, "names must be different")
+    if any(n.casefold() == POT for n in names):
+        raise RuleError.one(field, f"'{POT}' is the name of the pot: choose another name")
+    return names
+
+
+def add_members(group: Group, names: Sequence[str]) -> None:
+    known = {m.casefold(): m for m in group.members}
+    new = [n for n in member_names(list(names)) if n.casefold() not in known]
+    for name in names:
+        if name.casefold() in known and known[name.casefold()] != name:
+            raise RuleError.one("members", f"'{name}' is '{known[name.casefold()]}'")
+    if len(group.members) + len(new) > MAX_MEMBERS:
+        raise RuleError.one("members", f"at most {MAX_MEMBERS} names")
+    if new:
+        group.members = [*group.members, *new]
+        _changed(group)
+
+
+def rename_member(group: Group, old: str, new: Any) -> None:
+    """A new name for a member, everywhere: the group, every evening of it (players, hands,
+    dealers, lineups), its cached ledgers folded again. History keeps what was said then."""
+    if old not in group.members:
+        raise NotFound(f"no member called {old}")
+    [new] = member_names([new], "name")
+    if new == old:
+        return
+    if any(m.casefold() == new.casefold() for m in group.members if m != old):
+        raise RuleError.one("name", "another member has this name")
+    group.members = [new if m == old else m for m in group.members]
+    for session in evenings(group):
+        _rename_in_evening(session, old, new)
+    _event(group, "rename", {"from": old, "to": new})
+    _changed(group)
+
+
+def _rename_in_evening(session: TableSession, old: str, new: str) -> None:
+    def swap(name: str) -> str:
+        return new if name == old else name
+
+    if old not in operations.ledger_for(session).everyone:
+        return
+    session.players = [swap(p) for p in session.players]
+    session.first_dealer = swap(session.first_dealer)
+    if session.lineups:
+        session.lineups = [
+            {**lu, "players": [swap(p) for p in lu["players"]], "dealer": swap(lu["dealer"])}
+            for lu in session.lineups
+        ]
+    for record in operations.hands_of(session, include_voided=True):
+        record.facts = {**record.facts, "declarer": swap(record.facts["declarer"])}
+        record.dealer = swap(record.dealer)
+    operations.refold(session, 1)
+
+
+# --- evenings -------------------------------------------------------------------------------
+
+
+def new_evening(
+    group: Group,
+    players: Any,
+    first_dealer: Any = None,
+    name: Any = None,
+    params: Any = None,
+) -> TableSession:
+    """An evening of the group with its rules (`params` may change some for this evening).
+    Players who are not members yet become members. With a carried Haferl, the first
+    evening to start takes it: it pays no stake until the Haferl runs empty."""
+    names = parse_players(players)
+    add_members(group, names)
+    merged = {**group.params, **(params if isinstance(params, dict) else {})}
+    if params is not None and not isinstance(params, dict):
+        raise RuleError.one("params", "must be an object")
+    if group.carry_pot:
+        merged["pot_at_end"] = "keep"  # the remainder goes back to the group
+    opening = group.pot_cents if group.carry_pot else 0
+    session = operations.create_session(
+        name if isinstance(name, str) and name.strip() else group.name,
+        group.game,
+        group.system,
+        merged,
+        names,
+        first_dealer if isinstance(first_dealer, str) else None,
+        opening_pot=opening,
+    )
+    session.group_id = group.id
+    session.season = group.season
+    if opening:
+        group.pot_cents = 0
+        _event(group, "pot_out", {"evening": session.key, "cents": opening})
+    _changed(group)
+    return session
+
+
+@events.table_closed.connect
+def evening_closed(session: TableSession) -> None:
+    """The Haferl left at the end of a group's evening goes back to the group."""
+    group = _group_of(session)
+    if group is None or not group.carry_pot:
+        return
+    pot = session.state["pot"]
+    if pot:
+        group.pot_cents += pot
+        _event(group, "pot_back", {"evening": session.key, "cents": pot})
+    _changed(group)
+
+
+@events.table_reopened.connect
+def evening_reopened(session: TableSession) -> None:
+    """A closed evening of a group opened again takes its Haferl back, which is only
+    possible while no later evening has carried it on and its season is not closed."""
+    group = _group_of(session)
+    if group is None:
+        return
+    if session.season != group.season:
+        raise operations.Conflict("the evening's season is closed: it cannot be reopened")
+    if session.paid_at is not None:
+        raise operations.Conflict("the evening is paid in a collected settle-up")
+    if not group.carry_pot:
+        return
+    later = db.session.scalar(
+        select(TableSession.id).where(
+            TableSession.group_id == group.id, TableSession.id > session.id
+        )
+    )
+    if later is not None:
+        raise operations.Conflict(
+            "a later evening carried this Haferl on: this evening cannot be reopened"
+        )
+    pot = session.state["pot"]
+    group.pot_cents -= pot
+    _event(group, "pot_out", {"evening": session.key, "cents": pot, "reopened": True})
+    _changed(group)
+
+
+def _group_of(session: TableSession) -> Group | None:
+    if session.group_id is None:
+        return None
+    return lock_more(Group, Group.id == session.group_id)
+
+
+# --- seasons, standings, statistics ---------------------------------------------------------
+
+
+def close_season(group: Group) -> dict[str, int]:
+    """End the season: the Haferl is shared out among the season's players (equally, or
+    by evenings attended), and a new season begins. Returns the shares."""
+    season = evenings(group, group.season)
+    if any(not s.closed for s in season):
+        raise operations.Conflict("an evening of this season is still open: close it first")
+    attended: dict[str, int] = {}
+    for session in season:
+        for player in operations.ledger_for(session).everyone:
+            attended[player] = attended.get(player, 0) + 1
+    order = [m for m in group.members if m in attended]
+    weights = attended if group.share_by == "evenings" else None
+    shares = share_out(group.pot_cents, order, weights) if order else {}
+    if group.pot_cents and not shares:
+        raise operations.Conflict("nobody played this season: the Haferl stays")
+    _event(group, "season_close", {"pot": group.pot_cents, "shares": shares})
+    group.pot_cents -= sum(shares.values())
+    group.season += 1
+    _changed(group)
+    return shares
+
+
+def season_shares(group: Group, season: int) -> dict[str, int]:
+    event = db.session.scalar(
+        select(GroupEvent).where(
+            GroupEvent.group_id == group.id,
+            GroupEvent.season == season,
+            GroupEvent.action == "season_close",
+        )
+    )
+    return dict(event.data["shares"]) if event is not None else {}
+
+
+def played_hands(session: TableSession) -> list[PlayedHand]:
+    ledger = operations.ledger_for(session)
+    hands = []
+    for record in operations.hands_of(session):
+        seated = ledger.seated_at(record.number)
+        hand = Hand.from_json(record.facts)
+        hands.append(
+            PlayedHand(
+                contract=hand.contract,
+                declarer=hand.declarer,
+                players=tuple(p for p in seated if p != record.sitting_out),
+                result=record.result or "",
+                net=dict(record.net or {}),
+                points=hand.points,
+                doublings=hand.doublings,
+            )
+        )
+    return hands
+
+
+def standings(group: Group, season: int) -> list[dict[str, Any]]:
+    closed = [s for s in evenings(group, season) if s.closed]
+    table = season_table(
+        ((_player_balances(s), played_hands(s)) for s in closed), season_shares(group, season)
+    )
+    return [line.to_json(place) for place, line in enumerate(table, 1)]
+
+
+def stats(group: Group, player: str, season: int) -> tuple[PlayerStats, list[int]]:
+    """A player's statistics over the season's closed evenings, and his running balance
+    after each of them (0 before the first)."""
+    if player not in group.members:
+        raise NotFound(f"no member called {player}")
+    closed = [s for s in evenings(group, season) if s.closed]
+    hands = [h for s in closed for h in played_hands(s)]
+    running, balance = [0], 0
+    for session in closed:
+        balance += _player_balances(session).get(player, 0)
+        running.append(balance)
+    return player_stats(player, hands), running
+
+
+def _player_balances(session: TableSession) -> dict[str, int]:
+    return {p: c for p, c in operations.settlement(session).balances.items() if p != POT}
+
+
+# --- one settle-up for many evenings -----------------------------------------------------------
+
+
+def unpaid(group: Group) -> list[TableSession]:
+    return [s for s in evenings(group) if s.closed and s.paid_at is None]
+
+
+def collected_settlement(group: Group) -> tuple[dict[str, int], list[Any], list[TableSession]]:
+    """Every closed, unpaid evening summed into balances (the Haferl a party where money
+    went into it or out of it) and the fewest transfers that settle them."""
+    sessions = unpaid(group)
+    balances: dict[str, int] = {}
+    for session in sessions:
+        for account, cents in operations.settlement(session).balances.items():
+            balances[account] = balances.get(account, 0) + cents
+    balances = {a: c for a, c in balances.items() if c}
+    return balances, settle(balances), sessions
+
+
+def close_settlement(group: Group) -> list[TableSession]:
+    """Mark the evenings of the collected settle-up paid (their history kept)."""
+    balances, transfers, sessions = collected_settlement(group)
+    now = utcnow()
+    for session in sessions:
+        session.paid_at = now
+    _event(
+        group,
+        "paid",
+        {
+            "evenings": [s.key for s in sessions],
+            "balances": balances,
+            "transfers": [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in transfers],
+        },
+    )
+    _changed(group)
+    return sessions
+
+
+def history(group: Group) -> Iterable[GroupEvent]:
+    return db.session.scalars(
+        select(GroupEvent).where(GroupEvent.group_id == group.id).order_by(GroupEvent.id)
+    )
+
+
+def _event(group: Group, action: str, data: dict[str, Any]) -> None:
+    db.session.add(GroupEvent(group_id=group.id, season=group.season, action=action, data=data))
+
+
+def _changed(group: Group) -> None:
+    group.version += 1
