@@ -95,7 +95,7 @@
   if (recentBox) {
     var list = recentBox.querySelector("ul");
     recentTables().forEach(function (t) {
-      if (typeof t.url !== "string" || t.url.indexOf("/t/") !== 0) return;
+      if (typeof t.url !== "string" || !/^\/[ts]\//.test(t.url)) return;
       var link = document.createElement("a");
       link.className = "button wide";
       link.href = t.url;

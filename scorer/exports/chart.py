@@ -42,6 +42,7 @@ def balance_chart_svg(
     height: int = 300,
     points: bool = False,
     numbers: Sequence[int] | None = None,
+    axis: str = "Spiel Nr.",
 ) -> str:
     """An SVG line chart of `series` (cents per player, index 0 = before the first hand);
     with `points`, the values are tournament points rather than cents. `numbers` are the
@@ -101,7 +102,7 @@ def balance_chart_svg(
         i += xstep
     out.append(
         f'<text x="{_n((left + right) / 2)}" y="{height - 4}" text-anchor="middle" '
-        'fill="#555">Spiel Nr.</text>'
+        f'fill="#555">{escape(axis)}</text>'
     )
     zero = _n(y(0))
     out.append(

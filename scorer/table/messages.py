@@ -53,6 +53,30 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^must be 0\.\.(\d+): .* has no Kontra$"), "Hier gibt es kein Kontra"),
     (re.compile(r"^the evening is not closed$"), "Der Abend ist noch offen"),
     (
+        re.compile(r"^an evening of this season is still open: close it first$"),
+        "Ein Abend dieser Saison ist noch offen: bitte erst beenden",
+    ),
+    (
+        re.compile(r"^nobody played this season: the Haferl stays$"),
+        "In dieser Saison hat niemand gespielt: das Haferl bleibt",
+    ),
+    (
+        re.compile(r"^the evening's season is closed: it cannot be reopened$"),
+        "Die Saison dieses Abends ist beendet: er kann nicht wieder geöffnet werden",
+    ),
+    (
+        re.compile(r"^the evening is paid in a collected settle-up$"),
+        "Der Abend ist in einer gesammelten Abrechnung schon bezahlt",
+    ),
+    (
+        re.compile(r"^a later evening carried this Haferl on: this evening cannot be reopened$"),
+        "Ein späterer Abend hat dieses Haferl weitergeführt: "
+        "dieser Abend kann nicht wieder geöffnet werden",
+    ),
+    (re.compile(r"^no group with this key$"), "Diese Runde gibt es nicht"),
+    (re.compile(r"^no member called (.+)$"), r"\1 gehört nicht zu dieser Runde"),
+    (re.compile(r"^another member has this name$"), "So heißt schon ein anderes Mitglied"),
+    (
         re.compile(r"^the table was changed on another device since: reload and try again$"),
         "Der Tisch wurde inzwischen an einem anderen Gerät geändert: bitte neu laden",
     ),

@@ -29,12 +29,13 @@ def format_score(points: int) -> str:
 
 
 def init_app(app: Flask) -> None:
-    from scorer import auth, exports, table, tournaments
+    from scorer import auth, exports, stammtisch, table, tournaments
 
     app.register_blueprint(table.bp)
     app.register_blueprint(exports.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(stammtisch.bp)
     app.jinja_env.filters["euro"] = lambda cents, signed=False: format_euros(
         int(cents or 0), signed
     )

@@ -1,0 +1,175 @@
+"""Routes of the group pages. Each reads the group (locked when it writes), calls one
+operation of `scorer.groups`, commits, renders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, abort, flash, g, redirect, render_template, request, url_for
+
+from scorer import groups, operations
+from scorer.domain import GAMES, RuleError
+from scorer.domain.ledger import LedgerState
+from scorer.domain.money import format_euros
+from scorer.exports.chart import balance_chart_svg
+from scorer.extensions import NEW_TABLES, db
+from scorer.stammtisch import bp
+from scorer.stammtisch.forms import ActionForm, NewGroupForm
+from scorer.table.forms import system_choices
+from scorer.table.messages import german
+
+
+@bp.url_value_preprocessor
+def load_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    g.group = None
+    if values and "group_key" in values:
+        key = values.pop("group_key")
+        writes = request.method not in ("GET", "HEAD")
+        try:
+            g.group = (groups.group_for_write if writes else groups.get_group)(key)
+        except operations.NotFound:
+            abort(404, "Diese Runde gibt es nicht. Stimmt der Link?")
+
+
+@bp.url_defaults
+def add_group_key(endpoint: str, values: dict[str, Any]) -> None:
+    group = getattr(g, "group", None)
+    wants_key = endpoint.startswith("stammtisch.") and endpoint != "stammtisch.new_group"
+    if group is not None and "group_key" not in values and wants_key:
+        values["group_key"] = group.key
+
+
+@bp.errorhandler(operations.Conflict)
+def conflict(exc: operations.Conflict):
+    flash(german(str(exc)), "error")
+    return redirect(url_for("stammtisch.group"))
+
+
+@bp.route("/stammtisch/neu", methods=["GET", "POST"])
+@NEW_TABLES
+def new_group():
+    form = NewGroupForm()
+    game = GAMES.get(form.game.data or "haferltarock") or GAMES["haferltarock"]
+    form.system.choices = system_choices(game.id)
+    if form.validate_on_submit():
+        members = [line.strip() for line in form.members.data.splitlines() if line.strip()]
+        try:
+            group = groups.create_group(
+                form.name.data or "",
+                game.id,
+                form.system.data if form.system.data in game.systems else game.systems[0],
+                {},
+                members,
+                form.carry_pot.data,
+                form.settle.data,
+                form.share_by.data,
+            )
+        except RuleError as exc:
+            for messages in exc.fields.values():
+                form.members.errors = [*form.members.errors, *(german(m) for m in messages)]
+        else:
+            db.session.commit()
+            return redirect(url_for("stammtisch.group", group_key=group.key))
+    status = 422 if request.method == "POST" else 200
+    return render_template("stammtisch/new.html", form=form), status
+
+
+@bp.get("/s/<group_key>")
+def group():
+    group = g.group
+    season = groups.evenings(group, group.season)
+    last = season[-1] if season else (groups.evenings(group)[-1:] or [None])[0]
+    last_seating = list(operations.ledger_for(last).seated(_state(last))) if last else []
+    order = last_seating + [m for m in group.members if m not in last_seating]
+    return render_template(
+        "stammtisch/group.html",
+        group=group,
+        game=GAMES[group.game],
+        evenings=groups.evenings(group),
+        standings=groups.standings(group, group.season),
+        order=order,
+        tonight=set(last_seating),
+        collected=groups.collected_settlement(group) if group.settle == "collected" else None,
+        form=ActionForm(),
+    )
+
+
+def _state(session) -> LedgerState:
+    return LedgerState.from_json(session.state)
+
+
+@bp.post("/s/<group_key>/abend")
+@NEW_TABLES
+def new_evening():
+    form = ActionForm()
+    if not form.validate_on_submit():
+        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    players = request.form.getlist("player")
+    dealer = request.form.get("first_dealer") or None
+    try:
+        session = groups.new_evening(g.group, players, dealer if dealer in players else None)
+    except RuleError as exc:
+        flash("; ".join(german(m) for ms in exc.fields.values() for m in ms), "error")
+        return redirect(url_for("stammtisch.group"))
+    db.session.commit()
+    return redirect(url_for("table.table", key=session.key))
+
+
+@bp.post("/s/<group_key>/saison")
+def close_season():
+    form = ActionForm()
+    if not form.validate_on_submit():
+        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    shares = groups.close_season(g.group)
+    db.session.commit()
+    given = ", ".join(f"{player} {format_euros(cents)}" for player, cents in shares.items())
+    flash(
+        f"Saison beendet; das Haferl ist verteilt: {given}." if given else "Saison beendet.", "info"
+    )
+    return redirect(url_for("stammtisch.group"))
+
+
+@bp.post("/s/<group_key>/bezahlt")
+def close_settlement():
+    form = ActionForm()
+    if not form.validate_on_submit():
+        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    paid = groups.close_settlement(g.group)
+    db.session.commit()
+    flash(f"{len(paid)} Abende als bezahlt vermerkt.", "info")
+    return redirect(url_for("stammtisch.group"))
+
+
+@bp.get("/s/<group_key>/spieler/<name>")
+def player(name: str):
+    group = g.group
+    try:
+        stats, running = groups.stats(group, name, group.season)
+    except operations.NotFound:
+        abort(404, f"{name} gehört nicht zu dieser Runde.")
+    return render_template(
+        "stammtisch/player.html",
+        group=group,
+        name=name,
+        stats=stats.to_json(),
+        running=running,
+        game=GAMES[group.game],
+    )
+
+
+@bp.get("/s/<group_key>/saison.svg")
+def season_chart():
+    """Each member's balance after each closed evening of the season."""
+    group = g.group
+    closed = [s for s in groups.evenings(group, group.season) if s.closed]
+    series: dict[str, list[int]] = {}
+    players = list(group.members)
+    for member in players:
+        balance, line = 0, [0]
+        for session in closed:
+            balance += operations.settlement(session).balances.get(member, 0)
+            line.append(balance)
+        series[member] = line
+    played = [m for m in players if any(series[m])]
+    svg = balance_chart_svg(played, {m: series[m] for m in played}, axis="Abend")
+    return Response(svg, mimetype="image/svg+xml")

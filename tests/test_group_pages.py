@@ -1,0 +1,81 @@
+"""The pages of a Stammtisch group: founding it, the group page, a new evening in one tap
+with the last seating, the season's end, a member's page, the season chart."""
+
+from __future__ import annotations
+
+import re
+
+from werkzeug.datastructures import MultiDict
+
+from tests.conftest import PostedFields
+from tests.test_groups import API, FOUR, close, create_group, evening, play
+
+FRAGE_WON = {"contract": "frage", "points": 70}
+
+
+def fields(html: str, action: str) -> list[tuple[str, str]]:
+    """What the browser posts from the form whose action ends with `action`."""
+    marked = re.sub(
+        rf'(<form method="post" action="[^"]*{re.escape(action)}")', r'\1 id="the-form"', html
+    )
+    parser = PostedFields("the-form")
+    parser.feed(marked)
+    return parser.values
+
+
+def test_found_a_group_on_its_page(client):
+    page = client.get("/stammtisch/neu")
+    assert page.status_code == 200
+    posted = dict(fields(page.get_data(as_text=True), "/stammtisch/neu"))
+    posted.update({"name": "Freitag", "members": "Anton\nBerta\n\nCharlotte\n", "system": ""})
+    response = client.post("/stammtisch/neu", data=posted)
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    key = response.headers["Location"].rsplit("/", 1)[-1]
+    data = client.get(f"{API}/groups/{key}").get_json()
+    assert data["members"] == ["Anton", "Berta", "Charlotte"] and data["name"] == "Freitag"
+    bad = client.post("/stammtisch/neu", data={**posted, "members": "Anton\nanton"})
+    assert bad.status_code == 422 and "verschieden" in bad.get_data(as_text=True)
+
+
+def test_next_friday_is_one_tap(client):
+    key = create_group(client, members=[*FOUR, "Emil"])["key"]
+    first = evening(client, key, ["Berta", "Anton", "Charlotte"])
+    play(client, first, [FRAGE_WON])
+    close(client, first)
+    html = client.get(f"/s/{key}").get_data(as_text=True)
+    assert "Saison 1" in html and "Haferl" in html
+    posted = fields(html, "/abend")
+    # The last seating, in its order, is already ticked: one tap starts the evening.
+    assert [v for n, v in posted if n == "player"] == ["Berta", "Anton", "Charlotte"]
+    carried = client.get(f"{API}/groups/{key}").get_json()["pot_cents"]
+    assert carried > 0
+    response = client.post(f"/s/{key}/abend", data=MultiDict(posted))
+    assert response.status_code == 302
+    table_key = response.headers["Location"].rsplit("/", 1)[-1]
+    session = client.get(f"{API}/sessions/{table_key}").get_json()
+    assert session["players"] == ["Berta", "Anton", "Charlotte"]
+    assert session["balances"]["pot"] == carried  # the Haferl carried in, no stake
+    # The group page lists both evenings, the season table, and links each member.
+    html = client.get(f"/s/{key}").get_data(as_text=True)
+    assert html.count("Saison 1 ·") >= 2
+    assert f'href="/s/{key}/spieler/Anton"' in html
+    player = client.get(f"/s/{key}/spieler/Anton")
+    assert player.status_code == 200 and "Spiele gespielt" in player.get_data(as_text=True)
+    assert client.get(f"/s/{key}/spieler/Zoe").status_code == 404
+    chart = client.get(f"/s/{key}/saison.svg")
+    assert chart.status_code == 200 and b"Abend" in chart.data
+
+
+def test_the_season_ends_on_the_page(client):
+    key = create_group(client)["key"]
+    session = evening(client, key, FOUR)
+    play(client, session, [FRAGE_WON])
+    html = client.get(f"/s/{key}").get_data(as_text=True)
+    posted = MultiDict(fields(html, "/saison"))
+    blocked = client.post(f"/s/{key}/saison", data=posted, follow_redirects=True)
+    assert "noch offen" in blocked.get_data(as_text=True)  # an open evening blocks it
+    close(client, session)
+    done = client.post(f"/s/{key}/saison", data=posted, follow_redirects=True)
+    assert "Saison beendet; das Haferl ist verteilt" in done.get_data(as_text=True)
+    assert client.get(f"{API}/groups/{key}").get_json()["season"] == 2
+    assert client.get("/s/not-a-group-key-000000000000").status_code == 404
