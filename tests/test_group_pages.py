@@ -79,3 +79,30 @@ def test_the_season_ends_on_the_page(client):
     assert "Saison beendet; das Haferl ist verteilt" in done.get_data(as_text=True)
     assert client.get(f"{API}/groups/{key}").get_json()["season"] == 2
     assert client.get("/s/not-a-group-key-000000000000").status_code == 404
+
+
+def test_the_season_report_as_pdf_and_csv(client):
+    from tests.test_pdf import pdf_text
+
+    key = create_group(client, members=[*FOUR, "<b>Bär & Co</b>"])["key"]
+    for players in (FOUR, ["Anton", "Berta", "<b>Bär & Co</b>"]):
+        session = evening(client, key, players)
+        play(client, session, [FRAGE_WON, {"contract": "frage", "points": 40}])
+        close(client, session)
+    lines = client.get(f"{API}/groups/{key}/standings").get_json()
+    pdf = client.get(f"/s/{key}/saison.pdf")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    text = pdf_text(pdf.data)[1]
+    assert "Saison 1" in text and "<b>Bär & Co</b>" in text and "Das Haferl" in text
+    for line in lines:
+        assert line["player"] in text
+    csv = client.get(f"/s/{key}/saison.csv")
+    assert csv.status_code == 200 and csv.mimetype == "text/csv"
+    rows = csv.data.decode("utf-8-sig").splitlines()
+    assert rows[0] == "season;date;evening;player;cents;euros"
+    totals: dict[str, int] = {}
+    for row in rows[1:]:
+        _, _, _, player, cents, euros = row.split(";")
+        totals[player] = totals.get(player, 0) + int(cents)
+        assert "," in euros
+    assert totals == {line["player"]: line["net_cents"] for line in lines}

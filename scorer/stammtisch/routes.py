@@ -3,6 +3,8 @@ operation of `scorer.groups`, commits, renders."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
@@ -11,6 +13,7 @@ from scorer import groups, operations
 from scorer.domain import GAMES, RuleError
 from scorer.domain.ledger import LedgerState
 from scorer.domain.money import format_euros
+from scorer.exports import season
 from scorer.exports.chart import balance_chart_svg
 from scorer.extensions import NEW_TABLES, db
 from scorer.stammtisch import bp
@@ -161,15 +164,32 @@ def player(name: str):
 def season_chart():
     """Each member's balance after each closed evening of the season."""
     group = g.group
-    closed = [s for s in groups.evenings(group, group.season) if s.closed]
-    series: dict[str, list[int]] = {}
-    players = list(group.members)
-    for member in players:
-        balance, line = 0, [0]
-        for session in closed:
-            balance += operations.settlement(session).balances.get(member, 0)
-            line.append(balance)
-        series[member] = line
-    played = [m for m in players if any(series[m])]
-    svg = balance_chart_svg(played, {m: series[m] for m in played}, axis="Abend")
+    players, series = season.season_series(
+        group.members, season.closed_evenings(group, group.season)
+    )
+    svg = balance_chart_svg(players, series, axis="Abend")
     return Response(svg, mimetype="image/svg+xml")
+
+
+@bp.get("/s/<group_key>/saison.pdf")
+def season_pdf():
+    """The season report, printed: standings, chart, the evenings, the Haferl's history."""
+    body = season.season_pdf(g.group, g.group.season)
+    return Response(
+        body,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="saison-{g.group.season}.pdf"'},
+    )
+
+
+@bp.get("/s/<group_key>/saison.csv")
+def season_csv():
+    """The season as a spreadsheet: semicolons and decimal commas, UTF-8 with a BOM."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerows(season.season_csv_rows(g.group, g.group.season))
+    return Response(
+        ("\ufeff" + buffer.getvalue()).encode("utf-8"),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="saison-{g.group.season}.csv"'},
+    )
