@@ -62,6 +62,11 @@ def group_for_write(key: str) -> Group:
     return group
 
 
+def group_of_evening(session: TableSession) -> Group | None:
+    """The group an evening belongs to (read only), or None."""
+    return db.session.get(Group, session.group_id) if session.group_id is not None else None
+
+
 def evenings(group: Group, season: int | None = None) -> list[TableSession]:
     query = select(TableSession).where(TableSession.group_id == group.id)
     if season is not None:

@@ -329,3 +329,47 @@ def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):  # noqa: 
             sizes[width] = view.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
         assert sizes[1920] >= 32 and sizes[390] < sizes[1920]
         browser.close()
+
+
+def test_a_stammtisch_season_through_the_pages(device):
+    """Found a group, play two evenings by tapping (a player changes between them), the
+    Haferl carried over, the season closed and shared out: all on the pages."""
+    name, page = device
+    page.goto("/stammtisch/neu")
+    page.fill("input[name=name]", "Freitagsrunde")
+    page.fill("textarea[name=members]", "Anton\nBerta\nCarl\nDora")
+    page.get_by_role("button", name="Runde anlegen").click()
+    page.wait_for_selector("h1:has-text('Neuer Abend')")
+    group_url = page.url
+    for member in ("Anton", "Berta", "Carl"):
+        page.locator(f"input[name=player][value={member}]").check(force=True)
+    page.get_by_role("button", name="Abend beginnen").click()
+    page.wait_for_selector("#hand-form")
+    for _ in range(2):
+        declarer = page.locator("input[name=declarer]").first.get_attribute("value")
+        plain_hand(page, declarer, "Frage", 75, declarer)
+    page.get_by_role("link", name="Abend beenden").click()
+    page.get_by_role("button", name="Ja, abrechnen").click()
+    page.wait_for_selector("h1:has-text('Abrechnung')")
+    page.goto(group_url)
+    pot = page.inner_text(".topbar .pot")
+    assert "0,00" not in pot  # the remainder came back to the group
+    # Next Friday: Carl stays home, Dora comes; the rest is as last time.
+    page.locator("input[name=player][value=Carl]").uncheck(force=True)
+    page.locator("input[name=player][value=Dora]").check(force=True)
+    page.screenshot(path=str(ARTIFACTS / f"stammtisch-{name}.png"), full_page=True)
+    page.get_by_role("button", name="Abend beginnen").click()
+    page.wait_for_selector("#hand-form")
+    assert pot.split()[-2] in page.inner_text(".topbar .pot")  # started with that Haferl
+    declarer = page.locator("input[name=declarer]").first.get_attribute("value")
+    plain_hand(page, declarer, "Frage", 80, declarer)
+    page.get_by_role("link", name="Abend beenden").click()
+    page.get_by_role("button", name="Ja, abrechnen").click()
+    page.wait_for_selector("h1:has-text('Abrechnung')")
+    page.goto(group_url)
+    assert page.locator("table.standings tbody tr").count() == 4
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name=re.compile("Saison beenden")).click()
+    page.wait_for_selector("text=Saison beendet")
+    assert "Saison 2" in page.inner_text(".topbar")
+    assert "0,00" in page.inner_text(".topbar .pot")

@@ -3,17 +3,35 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import InputRequired, Length, Optional
 
-from scorer.domain import GAMES
+from scorer.domain import GAMES, SYSTEMS
 from scorer.table.forms import options
 
 
 class NewGroupForm(FlaskForm):
     name = StringField("Name der Runde", [Optional(), Length(max=80)])
-    game = SelectField("Spiel", choices=options((g.id, g.name) for g in GAMES.values()))
-    system = SelectField("Abrechnung", validate_choice=False)
+    game = SelectField(
+        "Spiel", choices=options((g.id, g.name) for g in GAMES.values()), default="haferltarock"
+    )
+    system = SelectField(
+        "Abrechnung",
+        choices=[
+            SelectChoice(s, SYSTEMS[s].name, optgroup=game.name)
+            for game in GAMES.values()
+            for s in game.systems
+        ],
+        validate_choice=False,
+        default="parlett-units",
+    )
     members = TextAreaField(
         "Wer gehört dazu? (ein Name pro Zeile)", [InputRequired("Namen fehlen"), Length(max=2000)]
     )

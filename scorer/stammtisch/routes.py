@@ -18,7 +18,6 @@ from scorer.exports.chart import balance_chart_svg
 from scorer.extensions import NEW_TABLES, db
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
-from scorer.table.forms import system_choices
 from scorer.table.messages import german
 
 
@@ -53,7 +52,6 @@ def conflict(exc: operations.Conflict):
 def new_group():
     form = NewGroupForm()
     game = GAMES.get(form.game.data or "haferltarock") or GAMES["haferltarock"]
-    form.system.choices = system_choices(game.id)
     if form.validate_on_submit():
         members = [line.strip() for line in form.members.data.splitlines() if line.strip()]
         try:

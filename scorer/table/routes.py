@@ -19,7 +19,7 @@ from flask import (
     url_for,
 )
 
-from scorer import operations
+from scorer import groups, operations
 from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.ledger import LedgerState
@@ -227,6 +227,7 @@ def render_table(form, status: int = 200):
         params=operations.rules_for(table).params,
         recent_hands=recent_hands,
         final=operations.settlement(table).balances if table.closed else None,
+        group=groups.group_of_evening(table),
         table_url=url_for("table.table", _external=True),
     ), status
 
