@@ -368,7 +368,6 @@ def test_a_stammtisch_season_through_the_pages(device):
     page.wait_for_selector("h1:has-text('Abrechnung')")
     page.goto(group_url)
     assert page.locator("table.standings tbody tr").count() == 4
-    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name=re.compile("Saison beenden")).click()
     page.wait_for_selector("text=Saison beendet")
     assert "Saison 2" in page.inner_text(".topbar")
