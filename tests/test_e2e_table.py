@@ -125,11 +125,13 @@ def plain_hand(page, declarer: str, contract: str, points: int, expect: str, tru
 
 def change_players(page, names: list[str]) -> None:
     page.get_by_role("link", name="Spieler kommen und gehen").click()
+    page.wait_for_url("**/spieler")
     rows = page.locator("[data-player-row] input[type=text]")
     for i in range(rows.count()):
         rows.nth(i).fill(names[i] if i < len(names) else "")
     page.get_by_role("button", name="Übernehmen").click()
-    page.wait_for_selector("text=Ab Spiel")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector(".flash.info")
 
 
 def test_haferltarock_evening_with_a_player_joining_and_one_leaving(device):
@@ -157,6 +159,7 @@ def test_haferltarock_evening_with_a_player_joining_and_one_leaving(device):
     assert page.locator("input[name=declarer][value=Dieter]").is_checked()
 
     page.get_by_role("link", name=re.compile(r"Alle Spiele")).click()
+    page.wait_for_url("**/spiele")
     assert page.locator("text=nicht dabei").count() >= 2
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.screenshot(path=str(ARTIFACTS / f"hand-list-{name}.png"), full_page=True)
