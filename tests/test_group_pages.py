@@ -64,6 +64,11 @@ def test_next_friday_is_one_tap(client):
     assert client.get(f"/s/{key}/spieler/Zoe").status_code == 404
     chart = client.get(f"/s/{key}/saison.svg")
     assert chart.status_code == 200 and b"Abend" in chart.data
+    mine = client.get(f"/s/{key}/spieler/Anton/verlauf.svg")
+    assert mine.status_code == 200 and b"Anton" in mine.data
+    assert client.get(f"/s/{key}/spieler/Zoe/verlauf.svg").status_code == 404
+    qr = client.get(f"/s/{key}/qr.svg")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml"
 
 
 def test_the_season_ends_on_the_page(client):

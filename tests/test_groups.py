@@ -123,8 +123,14 @@ def test_a_season_with_the_haferl_carried_over(client):
         json={"declarer": "Anton", "contract": "frage", "points": 95, "version": 1},
     )
     assert edited.status_code == 200, edited.get_json()
+    assert conserved(client, key) == 0
+    voided = client.delete(f"{API}/sessions/{second['key']}/hands/2?version=1")
+    assert voided.status_code == 204
+    assert conserved(client, key) == 0
     close(client, second)
     assert conserved(client, key) == 0
+    remainder = client.get(f"{API}/sessions/{second['key']}").get_json()["balances"]["pot"]
+    assert group(client, key)["pot_cents"] == remainder  # re-settled with the edit and void
 
     # The standings are the sum of the evenings' settle-ups.
     lines = client.get(f"{API}/groups/{key}/standings").get_json()

@@ -19,6 +19,7 @@ from scorer.extensions import NEW_TABLES, db
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
 from scorer.table.messages import german
+from scorer.web.qr import qr_response
 
 
 @bp.url_value_preprocessor
@@ -190,4 +191,21 @@ def season_csv():
         ("\ufeff" + buffer.getvalue()).encode("utf-8"),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="saison-{g.group.season}.csv"'},
+    )
+
+
+@bp.get("/s/<group_key>/qr.svg")
+def qr():
+    return qr_response(url_for("stammtisch.group", _external=True))
+
+
+@bp.get("/s/<group_key>/spieler/<name>/verlauf.svg")
+def player_chart(name: str):
+    """A member's balance after each closed evening of the season."""
+    group = g.group
+    if name not in group.members:
+        abort(404, f"{name} gehört nicht zu dieser Runde.")
+    _, running = groups.stats(group, name, group.season)
+    return Response(
+        balance_chart_svg([name], {name: running}, axis="Abend"), mimetype="image/svg+xml"
     )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
-import segno
 from flask import (
     Response,
     abort,
@@ -43,6 +41,7 @@ from scorer.table.forms import (
 from scorer.table.messages import german
 from scorer.table.view import game_and_system, seats
 from scorer.validation import whole_number
+from scorer.web.qr import qr_response
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
 
@@ -446,10 +445,7 @@ def settle():
 
 @bp.get("/t/<key>/qr.svg")
 def qr():
-    code = segno.make(url_for("table.table", _external=True), error="m")
-    buffer = io.BytesIO()
-    code.save(buffer, kind="svg", scale=5, border=2)
-    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+    return qr_response(url_for("table.table", _external=True))
 
 
 @bp.get("/t/<key>/verlauf.svg")
