@@ -371,6 +371,11 @@ def test_a_stammtisch_season_through_the_pages(device):
     page.wait_for_selector("h1:has-text('Abrechnung')")
     page.goto(group_url)
     assert page.locator("table.standings tbody tr").count() == 4
+    page.get_by_role("link", name="Anton").first.click()
+    page.wait_for_url("**/spieler/Anton")
+    assert "Spiele gespielt" in page.inner_text("main")
+    page.screenshot(path=str(ARTIFACTS / f"stammtisch-player-{name}.png"), full_page=True)
+    page.goto(group_url)
     page.get_by_role("button", name=re.compile("Saison beenden")).click()
     page.wait_for_selector("text=Saison beendet")
     assert "Saison 2" in page.inner_text(".topbar")
