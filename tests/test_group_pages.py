@@ -111,3 +111,25 @@ def test_the_season_report_as_pdf_and_csv(client):
         totals[player] = totals.get(player, 0) + int(cents)
         assert "," in euros
     assert totals == {line["player"]: line["net_cents"] for line in lines}
+
+
+def test_a_newcomer_joins_from_the_group_page(client):
+    key = create_group(client)["key"]
+    html = client.get(f"/s/{key}").get_data(as_text=True)
+    posted = MultiDict([(n, v) for n, v in fields(html, "/abend") if n != "player"])
+    for name in ("Anton", "Berta"):
+        posted.add("player", name)
+    posted["new_players"] = "Gustl"
+    response = client.post(f"/s/{key}/abend", data=posted)
+    assert response.status_code == 302
+    table_key = response.headers["Location"].rsplit("/", 1)[-1]
+    assert client.get(f"{API}/sessions/{table_key}").get_json()["players"] == [
+        "Anton",
+        "Berta",
+        "Gustl",
+    ]
+    assert "Gustl" in client.get(f"{API}/groups/{key}").get_json()["members"]
+    too_few = client.post(
+        f"/s/{key}/abend", data=MultiDict([("player", "Anton")]), follow_redirects=True
+    )
+    assert "Haferltarock spielen 3 oder 4 Spieler" in too_few.get_data(as_text=True)

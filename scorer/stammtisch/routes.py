@@ -106,7 +106,8 @@ def new_evening():
     form = ActionForm()
     if not form.validate_on_submit():
         abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
-    players = request.form.getlist("player")
+    newcomers = (request.form.get("new_players") or "")[:200].split(",")
+    players = request.form.getlist("player") + [n.strip() for n in newcomers if n.strip()]
     dealer = request.form.get("first_dealer") or None
     try:
         session = groups.new_evening(g.group, players, dealer if dealer in players else None)
