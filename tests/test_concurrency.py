@@ -401,3 +401,93 @@ def test_a_server_killed_mid_burst_loses_no_acknowledged_hand(database, checker,
         assert (status, body["number"]) == (201, len(stored) + 1)
     finally:
         restarted.stop()
+
+
+# --- a Stammtisch: the carried Haferl is taken once, and given back once ------------------
+
+
+def new_group(port: int) -> str:
+    status, body = call(
+        port,
+        "POST",
+        "/api/v1/groups",
+        {
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "params": {"stake_cents": 50},
+            "members": [*PLAYERS, "Dieter", "Emil", "Franzi"],
+        },
+    )
+    assert status == 201, body
+    return body["key"]
+
+
+def group_total(port: int, key: str) -> tuple[int, dict]:
+    """Members' nets + the group's Haferl + what open evenings hold (must be 0)."""
+    _, group = call(port, "GET", f"/api/v1/groups/{key}")
+    total = group["pot_cents"]
+    for evening in group["evenings"]:
+        if evening["closed"]:
+            _, answer = call(port, "GET", f"/api/v1/sessions/{evening['key']}/settlement")
+            total += sum(c for p, c in answer["balances"].items() if p != "pot")
+        else:
+            _, session = call(port, "GET", f"/api/v1/sessions/{evening['key']}")
+            total += sum(session["balances"].values())
+    return total, group
+
+
+def test_two_evenings_started_at_once_take_the_haferl_once(servers, checker):
+    one, two = servers
+    for attempt in range(8):
+        key = new_group(one)
+        status, first = call(one, "POST", f"/api/v1/groups/{key}/evenings", {"players": PLAYERS})
+        assert status == 201, first
+        call(one, "POST", f"/api/v1/sessions/{first['key']}/hands", frage("Berta", 90))
+        call(one, "POST", f"/api/v1/sessions/{first['key']}/close", {})
+        _, group = call(one, "GET", f"/api/v1/groups/{key}")
+        carried = group["pot_cents"]
+        assert carried > 0
+        answers = race(
+            lambda key=key: call(
+                one, "POST", f"/api/v1/groups/{key}/evenings", {"players": PLAYERS}
+            ),
+            lambda key=key: call(
+                two,
+                "POST",
+                f"/api/v1/groups/{key}/evenings",
+                {"players": ["Dieter", "Emil", "Franzi"]},
+            ),
+        )
+        assert [status for status, _ in answers] == [201, 201], (attempt, answers)
+        pots = sorted(body["balances"]["pot"] for _, body in answers)
+        assert pots == sorted([carried, 150]), (attempt, pots)  # one took it, one paid stakes
+        total, group = group_total(one, key)
+        assert total == 0 and group["pot_cents"] == 0, attempt
+
+
+def test_two_evenings_closed_at_once_give_back_both_haferls(servers, checker):
+    one, two = servers
+    for attempt in range(8):
+        key = new_group(one)
+        evenings = []
+        for players in (PLAYERS, ["Dieter", "Emil", "Franzi"]):
+            status, body = call(one, "POST", f"/api/v1/groups/{key}/evenings", {"players": players})
+            assert status == 201, body
+            evenings.append(body)
+        call(one, "POST", f"/api/v1/sessions/{evenings[0]['key']}/hands", frage("Berta", 70))
+        call(two, "POST", f"/api/v1/sessions/{evenings[1]['key']}/hands", frage("Emil", 80))
+        pots = [
+            call(one, "GET", f"/api/v1/sessions/{e['key']}")[1]["balances"]["pot"] for e in evenings
+        ]
+        answers = race(
+            lambda first=evenings[0]["key"]: call(
+                one, "POST", f"/api/v1/sessions/{first}/close", {}
+            ),
+            lambda second=evenings[1]["key"]: call(
+                two, "POST", f"/api/v1/sessions/{second}/close", {}
+            ),
+        )
+        assert [status for status, _ in answers] == [200, 200], answers
+        total, group = group_total(one, key)
+        assert group["pot_cents"] == sum(pots), (attempt, group["pot_cents"], pots)
+        assert total == 0, attempt

@@ -380,3 +380,6 @@ def test_a_stammtisch_season_through_the_pages(device):
     page.wait_for_selector("text=Saison beendet")
     assert "Saison 2" in page.inner_text(".topbar")
     assert "0,00" in page.inner_text(".topbar .pot")
+    # The start page lists the group among this device's recent tables.
+    page.goto("/")
+    assert "Freitagsrunde" in page.inner_text("[data-recent-tables]")
