@@ -159,3 +159,16 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
                 settled = operations.settlement(session)
                 assert sum(settled.balances.values()) == 0
             db.session.rollback()
+
+
+def test_a_newcomer_pays_no_stake_into_a_haferl_carried_in():
+    rules = Rules.build("haferltarock", "parlett-units", {})
+    book = Ledger(
+        rules, THREE, "C", lineups=(Lineup(2, ("A", "B", "C", "D"), "A"),), opening_pot=240
+    )
+    start = book.start()
+    assert start.pot == 240 and start.balances == {"A": 0, "B": 0, "C": 0}
+    _, state = book.play(start, 1, frage("A"))
+    _, state = book.play(state, 2, frage("B"))
+    assert state.balances["D"] == 0  # nobody paid a stake this round: neither does he
+    assert sum(state.balances.values()) + state.pot == 240

@@ -64,7 +64,9 @@ class Lineup:
     play, and `dealer` deals the first hand after the change. Someone new starts at 0 and,
     where there is a pot, pays the stake of the running round into it as he sits down; who
     leaves keeps his balance, to be settled at the end, and takes no share of the pot. (When
-    the pot is empty and waits to be refilled, the newcomer pays with everyone else.)"""
+    the pot is empty and waits to be refilled, the newcomer pays with everyone else; in a
+    round nobody paid a stake for, a Haferl carried in from the last evening, neither does
+    he.)"""
 
     at: int
     players: tuple[str, ...]
@@ -187,7 +189,7 @@ class Ledger:
             for player in lineup.players:
                 if player not in new.balances:
                     new.balances[player] = 0
-                    if self.has_pot and not new.round_over:
+                    if self.has_pot and not new.round_over and new.stakes_paid:
                         new.balances[player] -= self.stake
                         new.pot += self.stake
             new.seated = list(lineup.players)
