@@ -266,9 +266,9 @@ def _group_of(session: TableSession) -> Group | None:
 # --- seasons, standings, statistics ---------------------------------------------------------
 
 
-def close_season(group: Group) -> dict[str, int]:
-    """End the season: the Haferl is shared out among the season's players (equally, or
-    by evenings attended), and a new season begins. Returns the shares."""
+def planned_shares(group: Group) -> dict[str, int]:
+    """How the Haferl would be shared out if the season ended now: among the season's
+    players, equally or by evenings attended. Refused while an evening is open."""
     season = evenings(group, group.season)
     if any(not s.closed for s in season):
         raise operations.Conflict("an evening of this season is still open: close it first")
@@ -281,6 +281,13 @@ def close_season(group: Group) -> dict[str, int]:
     shares = share_out(group.pot_cents, order, weights) if order else {}
     if group.pot_cents and not shares:
         raise operations.Conflict("nobody played this season: the Haferl stays")
+    return shares
+
+
+def close_season(group: Group) -> dict[str, int]:
+    """End the season: the Haferl is shared out (`planned_shares`) and a new season
+    begins. Returns the shares."""
+    shares = planned_shares(group)
     _event(group, "season_close", {"pot": group.pot_cents, "shares": shares})
     group.pot_cents -= sum(shares.values())
     group.season += 1

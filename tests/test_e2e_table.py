@@ -377,6 +377,7 @@ def test_a_stammtisch_season_through_the_pages(device):
     page.screenshot(path=str(ARTIFACTS / f"stammtisch-player-{name}.png"), full_page=True)
     page.goto(group_url)
     page.get_by_role("button", name=re.compile("Saison beenden")).click()
+    page.get_by_role("button", name="Ja, Saison beenden").click()
     page.wait_for_selector("text=Saison beendet")
     assert "Saison 2" in page.inner_text(".topbar")
     assert "0,00" in page.inner_text(".topbar .pot")

@@ -80,6 +80,10 @@ def test_the_season_ends_on_the_page(client):
     blocked = client.post(f"/s/{key}/saison", data=posted, follow_redirects=True)
     assert "noch offen" in blocked.get_data(as_text=True)  # an open evening blocks it
     close(client, session)
+    asked = client.post(f"/s/{key}/saison", data=posted)
+    assert asked.status_code == 200 and "Saison 1 beenden?" in asked.get_data(as_text=True)
+    assert client.get(f"{API}/groups/{key}").get_json()["season"] == 1  # nothing yet
+    posted["bestaetigt"] = "ja"
     done = client.post(f"/s/{key}/saison", data=posted, follow_redirects=True)
     assert "Saison beendet; das Haferl ist verteilt" in done.get_data(as_text=True)
     assert client.get(f"{API}/groups/{key}").get_json()["season"] == 2

@@ -98,6 +98,7 @@ def test_a_season_with_the_haferl_carried_over(client):
 
     # Evening 2: Dieter stays home, Emil comes (a new member). The Haferl is carried in:
     # no stake is paid.
+    assert client.get(f"{API}/sessions/{first['key']}").get_json()["group"] == key
     second = evening(client, key, ["Anton", "Berta", "Emil"])
     assert second["balances"] == {"Anton": 0, "Berta": 0, "Emil": 0, "pot": left}
     data = group(client, key)

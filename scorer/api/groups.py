@@ -109,7 +109,7 @@ def group_new_evening():
         data.get("params"),
     )
     db.session.commit()
-    return jsonify({**session_to_json(session), "group": g.group.key}), 201
+    return jsonify(session_to_json(session)), 201
 
 
 @bp.post("/groups/<group_key>/season/close")

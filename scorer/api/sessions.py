@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
 
-from scorer import operations
+from scorer import groups, operations
 from scorer.api import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import json_body
@@ -70,6 +70,9 @@ def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str,
         "closed": session.closed,
         "created_at": session.created_at.isoformat() + "Z",
     }
+    group = groups.group_of_evening(session)
+    if group is not None:
+        data["group"] = group.key
     if with_hands:
         data["hands"] = [hand_to_json(row) for row in operations.live_hand_rows(session)]
     return data

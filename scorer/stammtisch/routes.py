@@ -123,6 +123,14 @@ def close_season():
     form = ActionForm()
     if not form.validate_on_submit():
         abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    if request.form.get("bestaetigt") != "ja":
+        # One more tap: the shares, before anything is paid out.
+        return render_template(
+            "stammtisch/confirm_season.html",
+            group=g.group,
+            shares=groups.planned_shares(g.group),
+            form=form,
+        )
     shares = groups.close_season(g.group)
     db.session.commit()
     given = ", ".join(f"{player} {format_euros(cents)}" for player, cents in shares.items())
