@@ -270,6 +270,9 @@ def planned_shares(group: Group) -> dict[str, int]:
     """How the Haferl would be shared out if the season ended now: among the season's
     players, equally or by evenings attended. Refused while an evening is open."""
     season = evenings(group, group.season)
+    if not season:
+        # Also what keeps a second tap (or a second device) from closing an empty season.
+        raise operations.Conflict("this season has no evening yet: nothing to close")
     if any(not s.closed for s in season):
         raise operations.Conflict("an evening of this season is still open: close it first")
     attended: dict[str, int] = {}

@@ -491,3 +491,21 @@ def test_two_evenings_closed_at_once_give_back_both_haferls(servers, checker):
         total, group = group_total(one, key)
         assert group["pot_cents"] == sum(pots), (attempt, group["pot_cents"], pots)
         assert total == 0, attempt
+
+
+def test_a_season_closed_from_two_devices_at_once_closes_once(servers, checker):
+    one, two = servers
+    for attempt in range(8):
+        key = new_group(one)
+        status, evening = call(one, "POST", f"/api/v1/groups/{key}/evenings", {"players": PLAYERS})
+        assert status == 201, evening
+        call(one, "POST", f"/api/v1/sessions/{evening['key']}/hands", frage("Berta", 90))
+        call(one, "POST", f"/api/v1/sessions/{evening['key']}/close", {})
+        answers = race(
+            lambda key=key: call(one, "POST", f"/api/v1/groups/{key}/season/close", {}),
+            lambda key=key: call(two, "POST", f"/api/v1/groups/{key}/season/close", {}),
+        )
+        assert sorted(status for status, _ in answers) == [200, 409], (attempt, answers)
+        total, group = group_total(one, key)
+        assert group["season"] == 2 and len(group["closed_seasons"]) == 1, attempt
+        assert total + sum(group["closed_seasons"][0]["shares"].values()) == 0, attempt

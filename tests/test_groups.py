@@ -293,5 +293,6 @@ def test_bad_groups_are_refused_with_the_field_named(client, body, field):
 def test_an_unknown_group_is_404_and_an_open_evening_blocks_the_season_close(client):
     assert client.get(f"{API}/groups/no-such-group-key-0123456789").status_code == 404
     key = create_group(client)["key"]
+    assert client.post(f"{API}/groups/{key}/season/close").status_code == 409  # no evening
     evening(client, key, FOUR)
-    assert client.post(f"{API}/groups/{key}/season/close").status_code == 409
+    assert client.post(f"{API}/groups/{key}/season/close").status_code == 409  # one open

@@ -57,6 +57,10 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
         "Ein Abend dieser Saison ist noch offen: bitte erst beenden",
     ),
     (
+        re.compile(r"^this season has no evening yet: nothing to close$"),
+        "Diese Saison hat noch keinen Abend: es gibt nichts zu beenden",
+    ),
+    (
         re.compile(r"^nobody played this season: the Haferl stays$"),
         "In dieser Saison hat niemand gespielt: das Haferl bleibt",
     ),
