@@ -332,7 +332,7 @@ def played_hands(session: TableSession) -> list[PlayedHand]:
 def standings(group: Group, season: int) -> list[dict[str, Any]]:
     closed = [s for s in evenings(group, season) if s.closed]
     table = season_table(
-        ((_player_balances(s), played_hands(s)) for s in closed), season_shares(group, season)
+        ((evening_nets(s), played_hands(s)) for s in closed), season_shares(group, season)
     )
     return [line.to_json(place) for place, line in enumerate(table, 1)]
 
@@ -344,14 +344,26 @@ def stats(group: Group, player: str, season: int) -> tuple[PlayerStats, list[int
         raise NotFound(f"no member called {player}")
     closed = [s for s in evenings(group, season) if s.closed]
     hands = [h for s in closed for h in played_hands(s)]
-    running, balance = [0], 0
-    for session in closed:
-        balance += _player_balances(session).get(player, 0)
-        running.append(balance)
-    return player_stats(player, hands), running
+    return player_stats(player, hands), running_balances([player], closed)[player]
 
 
-def _player_balances(session: TableSession) -> dict[str, int]:
+def running_balances(
+    members: Sequence[str], sessions: Sequence[TableSession]
+) -> dict[str, list[int]]:
+    """Each member's balance after each of `sessions` (0 before the first)."""
+    nets = [evening_nets(s) for s in sessions]
+    running = {}
+    for member in members:
+        balance, line = 0, [0]
+        for net in nets:
+            balance += net.get(member, 0)
+            line.append(balance)
+        running[member] = line
+    return running
+
+
+def evening_nets(session: TableSession) -> dict[str, int]:
+    """Each player's settle-up of the evening, without the Haferl's part."""
     return {p: c for p, c in operations.settlement(session).balances.items() if p != POT}
 
 

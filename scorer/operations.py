@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
@@ -333,14 +334,7 @@ def change_players(
         # Nothing played yet: the new lineup is the start (stakes paid by those who sit).
         _restart(session, players, dealer)
         return
-    changed = Ledger(
-        ledger.rules,
-        tuple(lineups[0]["players"]),
-        ledger.first_dealer,
-        points_only=session.points_only,
-        lineups=tuple(Lineup.from_json(data) for data in lineups[1:]),
-        opening_pot=ledger.opening_pot,
-    )
+    changed = replace(ledger, lineups=tuple(Lineup.from_json(data) for data in lineups[1:]))
     # From the state after the last live hand: the change in effect for the next hand.
     before = _state_before(session, at) if session.hand_count else None
     state = changed.ready(before or changed_fold(session, changed), at)
@@ -353,13 +347,7 @@ def change_players(
 
 def _restart(session: TableSession, players: tuple[str, ...], dealer: str) -> None:
     """The players of an evening without a hand yet, as if it had begun with them."""
-    ledger = Ledger(
-        rules_for(session),
-        players,
-        dealer,
-        points_only=session.points_only,
-        opening_pot=session.opening_pot or 0,
-    )
+    ledger = replace(ledger_for(session), players=players, first_dealer=dealer)
     session.players = list(players)
     session.first_dealer = dealer
     session.lineups = None

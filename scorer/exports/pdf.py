@@ -206,7 +206,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         "transfers": [_sentence(t.payer, t.payee, t.cents, money) for t in settled.transfers],
         "suit_names": SUIT_NAMES,
         "chart_uri": "data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
-        "printed": local_time(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M"),
+        "printed": printed_now(),
     }
 
 
@@ -404,6 +404,11 @@ def _sentence(payer: str, payee: str, cents: int, money: Any) -> str:
     if payer == POT:
         return f"Aus dem Haferl bekommt {payee} {money(cents)}"
     return f"{payer} zahlt {payee} {money(cents)}"
+
+
+def printed_now() -> str:
+    """The moment a sheet is printed, on the table's clock."""
+    return local_time(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M")
 
 
 def local_time(moment: datetime) -> datetime:

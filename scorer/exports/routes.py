@@ -69,14 +69,19 @@ def export_csv():
     """The spreadsheet: semicolons and decimal commas, as a German spreadsheet opens it;
     the byte order mark tells it the file is UTF-8."""
     session = g.session
+    rows = csv_rows(session, operations.hands_of(session))
+    return csv_response(rows, _attachment(session, "csv"))
+
+
+def csv_response(rows, disposition: str) -> Response:
+    """Rows as a spreadsheet a German spreadsheet opens: semicolons, decimal commas (in the
+    rows), UTF-8 with a byte order mark."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerows(csv_rows(session, operations.hands_of(session)))
-    body = ("\ufeff" + buffer.getvalue()).encode("utf-8")
+    csv.writer(buffer, delimiter=";", lineterminator="\r\n").writerows(rows)
     return Response(
-        body,
+        ("\ufeff" + buffer.getvalue()).encode("utf-8"),
         content_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": _attachment(session, "csv")},
+        headers={"Content-Disposition": disposition},
     )
 
 

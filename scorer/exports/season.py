@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from flask import render_template
 
-from scorer import groups, operations
+from scorer import groups
 from scorer.domain import GAMES, SYSTEMS
-from scorer.domain.model import POT
 from scorer.domain.money import format_euros
 from scorer.exports.chart import balance_chart_svg
 from scorer.exports.data import safe_cell
-from scorer.exports.pdf import html_to_pdf, local_time
+from scorer.exports.pdf import html_to_pdf, local_time, printed_now
+from scorer.groups import evening_nets
 from scorer.models import Group, TableSession
 
 HAFERL_WORDS = {
@@ -33,26 +32,15 @@ def closed_evenings(group: Group, season: int) -> list[TableSession]:
     return [s for s in groups.evenings(group, season) if s.closed]
 
 
-def evening_nets(session: TableSession) -> dict[str, int]:
-    """Each player's settle-up of the evening (without the pot's part)."""
-    return {p: c for p, c in operations.settlement(session).balances.items() if p != POT}
-
-
 def season_series(
     members: Sequence[str], evenings: Sequence[TableSession]
 ) -> tuple[list[str], dict[str, list[int]]]:
     """Each member's running balance after each evening (0 before the first); members who
     did not play are left out."""
+    running = groups.running_balances(members, evenings)
     nets = [evening_nets(s) for s in evenings]
-    series = {}
-    for member in members:
-        balance, line = 0, [0]
-        for net in nets:
-            balance += net.get(member, 0)
-            line.append(balance)
-        series[member] = line
-    played = [m for m in members if any(n.get(m) is not None for n in nets)]
-    return played, {m: series[m] for m in played}
+    played = [m for m in members if any(m in n for n in nets)]
+    return played, {m: running[m] for m in played}
 
 
 def season_pdf(group: Group, season: int) -> bytes:
@@ -87,7 +75,7 @@ def season_pdf(group: Group, season: int) -> bytes:
         chart_uri="data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
         history=history,
         money=lambda cents: format_euros(cents, signed=True),
-        printed=local_time(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M"),
+        printed=printed_now(),
     )
     return html_to_pdf(html, "print-lists.css")
 

@@ -4,12 +4,11 @@ each table (for when a tablet dies) and the standings with a column per round.""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 
 from flask import render_template
 
 from scorer.domain import GAMES, SYSTEMS
-from scorer.exports.pdf import html_to_pdf, local_time
+from scorer.exports.pdf import html_to_pdf, printed_now
 from scorer.models import Tournament, TournamentRound
 from scorer.tournament_operations import tournament_standings
 
@@ -20,11 +19,6 @@ BLANK_LINES = 4
 def natural(name: str) -> list[object]:
     """Sort key that puts 'Spieler 2' before 'Spieler 10'."""
     return [int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", name)]
-
-
-def _printed() -> str:
-    """Now on the clock of the evening's score sheets (`pdf.local_time`)."""
-    return local_time(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M")
 
 
 def assignments_pdf(round_: TournamentRound) -> bytes:
@@ -39,7 +33,7 @@ def assignments_pdf(round_: TournamentRound) -> bytes:
         round_=round_,
         game=GAMES[tournament.game],
         by_name=by_name,
-        printed=_printed(),
+        printed=printed_now(),
     )
     return html_to_pdf(html, "print-lists.css")
 
@@ -68,7 +62,7 @@ def blank_sheets_pdf(round_: TournamentRound) -> bytes:
         game=game,
         system=SYSTEMS[tournament.system],
         tables=tables,
-        printed=_printed(),
+        printed=printed_now(),
     )
     return html_to_pdf(html, "print-lists.css")
 
@@ -80,7 +74,7 @@ def standings_pdf(tournament: Tournament) -> bytes:
         game=GAMES[tournament.game],
         system=SYSTEMS[tournament.system],
         standings=tournament_standings(tournament),
-        printed=_printed(),
+        printed=printed_now(),
         rounds_played=len(tournament.round_list),
     )
     return html_to_pdf(html, "print-lists.css")

@@ -3,18 +3,16 @@ operation of `scorer.groups`, commits, renders."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 
 from scorer import groups, operations
 from scorer.domain import GAMES, RuleError
-from scorer.domain.ledger import LedgerState
 from scorer.domain.money import format_euros
 from scorer.exports import season
 from scorer.exports.chart import balance_chart_svg
+from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, db
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
@@ -76,18 +74,25 @@ def new_group():
     return render_template("stammtisch/new.html", form=form), status
 
 
+def checked_form() -> ActionForm:
+    """The button's form, its CSRF token checked (400 when the page is stale)."""
+    form = ActionForm()
+    if not form.validate_on_submit():
+        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    return form
+
+
 @bp.get("/s/<group_key>")
 def group():
     group = g.group
-    season = groups.evenings(group, group.season)
-    last = season[-1] if season else (groups.evenings(group)[-1:] or [None])[0]
-    last_seating = list(operations.ledger_for(last).seated(_state(last))) if last else []
+    evenings = groups.evenings(group)
+    last_seating = list(evenings[-1].players) if evenings else []  # who sat at its end
     order = last_seating + [m for m in group.members if m not in last_seating]
     return render_template(
         "stammtisch/group.html",
         group=group,
         game=GAMES[group.game],
-        evenings=groups.evenings(group),
+        evenings=evenings,
         standings=groups.standings(group, group.season),
         order=order,
         tonight=set(last_seating),
@@ -96,16 +101,10 @@ def group():
     )
 
 
-def _state(session) -> LedgerState:
-    return LedgerState.from_json(session.state)
-
-
 @bp.post("/s/<group_key>/abend")
 @NEW_TABLES
 def new_evening():
-    form = ActionForm()
-    if not form.validate_on_submit():
-        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    checked_form()
     newcomers = (request.form.get("new_players") or "")[:200].split(",")
     players = request.form.getlist("player") + [n.strip() for n in newcomers if n.strip()]
     dealer = request.form.get("first_dealer") or None
@@ -120,9 +119,7 @@ def new_evening():
 
 @bp.post("/s/<group_key>/saison")
 def close_season():
-    form = ActionForm()
-    if not form.validate_on_submit():
-        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    form = checked_form()
     if request.form.get("bestaetigt") != "ja":
         # One more tap: the shares, before anything is paid out.
         return render_template(
@@ -142,9 +139,7 @@ def close_season():
 
 @bp.post("/s/<group_key>/bezahlt")
 def close_settlement():
-    form = ActionForm()
-    if not form.validate_on_submit():
-        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+    checked_form()
     paid = groups.close_settlement(g.group)
     db.session.commit()
     flash(f"{len(paid)} Abende als bezahlt vermerkt.", "info")
@@ -192,15 +187,9 @@ def season_pdf():
 
 @bp.get("/s/<group_key>/saison.csv")
 def season_csv():
-    """The season as a spreadsheet: semicolons and decimal commas, UTF-8 with a BOM."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerows(season.season_csv_rows(g.group, g.group.season))
-    return Response(
-        ("\ufeff" + buffer.getvalue()).encode("utf-8"),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="saison-{g.group.season}.csv"'},
-    )
+    """The season as a spreadsheet (`exports.routes.csv_response`)."""
+    rows = season.season_csv_rows(g.group, g.group.season)
+    return csv_response(rows, f'attachment; filename="saison-{g.group.season}.csv"')
 
 
 @bp.get("/s/<group_key>/qr.svg")
