@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean catalogues messages
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -20,15 +20,30 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(VENV)/.installed $@
 
+# The compiled catalogues (German, English), rebuilt when a .po file changes.
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard scorer/translations/*/LC_MESSAGES/messages.po))
+
+%.mo: %.po $(VENV)/.installed
+	$(BIN)/pybabel compile --statistics -f -i $< -o $@
+
+catalogues: $(CATALOGUES)
+
+# For translators: collect the strings of code and templates, then update both catalogues.
+messages: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k msg -k msg_n:1,2 --no-location \
+		--omit-header -o scorer/translations/messages.pot .
+	$(BIN)/pybabel update -N --omit-header -i scorer/translations/messages.pot \
+		-d scorer/translations
+
 # Migrates, prints the address (and QR code) for the tablets, serves with gunicorn.
-run: $(VENV)/.installed
+run: $(VENV)/.installed catalogues
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorer.serve
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint
+test: lint catalogues
 	$(BIN)/python -m pytest
 
 format: $(VENV)/.installed-test

@@ -16,7 +16,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
-from scorer import security
+from scorer import i18n, security
 from scorer.extensions import csrf, db, limiter, login_manager, migrate
 from scorer.locks import release_writer
 
@@ -65,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     login_manager.init_app(app)
     limiter.init_app(app)
     security.init_app(app)
+    i18n.init_app(app)
 
     from scorer import api, models, web  # noqa: F401  (models: for migrations)
 

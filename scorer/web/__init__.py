@@ -10,6 +10,7 @@ from scorer.busy import Busy
 from scorer.domain.money import format_euros
 from scorer.domain.scoring import BIDS
 from scorer.table.forms import SUIT_NAMES
+from scorer.i18n.catalogue import say, say_line
 from scorer.table.messages import german_line, pot_short
 
 
@@ -43,6 +44,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["german_line"] = german_line
     app.jinja_env.filters["pot_short"] = pot_short
     app.jinja_env.filters["score"] = format_score
+    app.jinja_env.filters["say"] = say
+    app.jinja_env.filters["say_line"] = say_line
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,

@@ -1,0 +1,61 @@
+"""Messages as data: what the rules engine says, as an id and its parameters.
+
+The id is the English sentence with `%(name)s` placeholders (gettext's convention, so the
+catalogues in `scorer/translations` read naturally); the domain never formats it. The web
+layer turns a message into the reader's language (`scorer.i18n.catalogue.say`); `str()`
+gives the English, for logs and the API's default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message id, its parameters and, for a plural, the plural id and the count."""
+
+    id: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    count: int | None = None
+
+    def english(self) -> str:
+        template = self.plural if self.plural and self.count != 1 else self.id
+        if not self.args:
+            return template
+        return template % {k: str(v) for k, v in self.args.items()}
+
+    def __str__(self) -> str:
+        return self.english()
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id}
+        if self.args:
+            data["args"] = {
+                k: v.to_json() if isinstance(v, Msg) else v for k, v in self.args.items()
+            }
+        if self.plural is not None:
+            data["plural"] = self.plural
+            data["count"] = self.count
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Msg:
+        args = {
+            k: cls.from_json(v) if isinstance(v, Mapping) else v
+            for k, v in (data.get("args") or {}).items()
+        }
+        return cls(data["id"], args, data.get("plural"), data.get("count"))
+
+
+def msg(id: str, **args: Any) -> Msg:
+    """A message; its placeholders are filled from `args` by the reader's catalogue."""
+    return Msg(id, args)
+
+
+def msg_n(singular: str, plural: str, count: int, **args: Any) -> Msg:
+    """A message with a count: `%(num)s` in either form is the count."""
+    return Msg(singular, {"num": count, **args}, plural, count)

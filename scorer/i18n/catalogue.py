@@ -1,0 +1,63 @@
+"""The engine's messages in the reader's language: one gettext catalogue per language.
+
+`say` turns a domain `Msg` (or its stored JSON) into text through Flask-Babel; nested
+messages in its parameters are said first, numbers are written the locale's way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import format_decimal, gettext, ngettext
+
+from scorer.domain.message import Msg
+from scorer.domain.model import RuleError
+
+
+def _arg(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return say(value)
+    if isinstance(value, float | Decimal):
+        return format_decimal(value)
+    return value
+
+
+def say(message: Msg | Mapping[str, Any] | str) -> str:
+    """A message in the reader's language; plain text (an old stored line) as it is."""
+    if isinstance(message, str):
+        return message
+    if isinstance(message, Mapping):
+        message = Msg.from_json(message)
+    args = {k: _arg(v) for k, v in message.args.items()}
+    if message.plural is not None:
+        args.pop("num", None)
+        return ngettext(message.id, message.plural, message.count or 0, **args)
+    return gettext(message.id, **args)
+
+
+def say_line(line: Mapping[str, Any]) -> str:
+    """A stored explanation line's text: its message, or the text of an old record."""
+    if "msg" in line:
+        return say(line["msg"])
+    return str(line.get("text", ""))
+
+
+def say_fields(fields: Mapping[str, Iterable[Msg | str]]) -> dict[str, list[str]]:
+    return {name: [say(m) for m in messages] for name, messages in fields.items()}
+
+
+def say_all(fields: Mapping[str, Iterable[Msg | str]]) -> str:
+    """Every message of a RuleError's fields as one line, for a flash."""
+    return " ".join(say(m) for messages in fields.values() for m in messages)
+
+
+def say_error(exc: BaseException) -> str:
+    """A refusal in the reader's words: a RuleError's messages or an HTTP error's."""
+    if isinstance(exc, RuleError):
+        return say_all(exc.fields)
+    description = getattr(exc, "description", None)
+    if isinstance(description, Msg):
+        return say(description)
+    return str(description if description is not None else exc)
