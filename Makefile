@@ -32,7 +32,7 @@ catalogues: $(CATALOGUES)
 messages: $(VENV)/.installed
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k msg -k msg_n:1,2 --no-location \
 		--omit-header -o scorer/translations/messages.pot .
-	$(BIN)/pybabel update -N --omit-header -i scorer/translations/messages.pot \
+	$(BIN)/pybabel update -N --no-wrap -i scorer/translations/messages.pot \
 		-d scorer/translations
 
 # Migrates, prints the address (and QR code) for the tablets, serves with gunicorn.

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort, request
+from flask_babel import gettext
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
@@ -74,7 +75,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         """No text with NUL characters gets near the database (PostgreSQL refuses them)."""
         values = [request.path, *request.args.values(), *request.form.values()]
         if any("\x00" in value for value in values):
-            abort(400, "Text darf kein NUL-Zeichen enthalten.")
+            abort(400, gettext("Text may not contain a NUL character."))
 
     app.register_blueprint(api.bp)
     web.init_app(app)

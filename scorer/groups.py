@@ -20,7 +20,8 @@ from sqlalchemy import select
 from scorer import events, operations
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
-from scorer.domain.model import POT
+from scorer.domain.message import msg
+from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.domain.season import PlayedHand, PlayerStats, player_stats, season_table, share_out
@@ -47,18 +48,18 @@ def get_group(key: str) -> Group:
     if operations.KEY_SHAPE.fullmatch(key or ""):
         group = db.session.scalar(select(Group).where(Group.key == key))
     if group is None:
-        raise NotFound("no group with this key")
+        raise NotFound(msg("no group with this key"))
     return group
 
 
 def group_for_write(key: str) -> Group:
     """The group named by `key`, locked for this transaction."""
     if not operations.KEY_SHAPE.fullmatch(key or ""):
-        raise NotFound("no group with this key")
+        raise NotFound(msg("no group with this key"))
     begin_write()
     group = lock_more(Group, Group.key == key)
     if group is None:
-        raise NotFound("no group with this key")
+        raise NotFound(msg("no group with this key"))
     return group
 
 
@@ -90,13 +91,13 @@ def create_group(
     rules = Rules.build(game, system, params)
     stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
     if not isinstance(carry_pot, bool):
-        raise RuleError.one("carry_pot", "must be true or false")
+        raise RuleError.one("carry_pot", msg("must be true or false"))
     if settle_mode not in SETTLE_MODES:
-        raise RuleError.one("settle", "must be 'each_evening' or 'collected'")
+        raise RuleError.one("settle", msg("must be 'each_evening' or 'collected'"))
     if share_by not in SHARE_MODES:
-        raise RuleError.one("share_by", "must be 'equal' or 'evenings'")
+        raise RuleError.one("share_by", msg("must be 'equal' or 'evenings'"))
     if not isinstance(name, str):
-        raise RuleError.one("name", "must be text")
+        raise RuleError.one("name", msg("must be text"))
     name = clean_name(name, "name", MAX_GROUP_NAME) if name.strip() else "Stammtisch"
     group = Group(
         key=operations.new_key(),
@@ -117,14 +118,14 @@ def create_group(
 def member_names(value: Any, field: str = "members") -> list[str]:
     """Names as a table takes them (`names.clean_name`), different, at most MAX_MEMBERS."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RuleError.one(field, "must be a list of names")
+        raise RuleError.one(field, msg("must be a list of names"))
     if len(value) > MAX_MEMBERS:
-        raise RuleError.one(field, f"at most {MAX_MEMBERS} names")
+        raise RuleError.one(field, msg("at most %(count)s names", count=MAX_MEMBERS))
     names = [clean_name(v, field, MAX_NAME) for v in value]
     if len({n.casefold() for n in names}) != len(names):
-        raise RuleError.one(field, "names must be different")
+        raise RuleError.one(field, msg("names must be different"))
     if any(n.casefold() == POT for n in names):
-        raise RuleError.one(field, f"'{POT}' is the name of the pot: choose another name")
+        raise RuleError.one(field, pot_name_taken())
     return names
 
 
@@ -133,9 +134,12 @@ def add_members(group: Group, names: Sequence[str]) -> None:
     new = [n for n in member_names(list(names)) if n.casefold() not in known]
     for name in names:
         if name.casefold() in known and known[name.casefold()] != name:
-            raise RuleError.one("members", f"'{name}' is '{known[name.casefold()]}'")
+            raise RuleError.one(
+                "members",
+                msg("'%(name)s' is '%(known)s'", name=name, known=known[name.casefold()]),
+            )
     if len(group.members) + len(new) > MAX_MEMBERS:
-        raise RuleError.one("members", f"at most {MAX_MEMBERS} names")
+        raise RuleError.one("members", msg("at most %(count)s names", count=MAX_MEMBERS))
     if new:
         group.members = [*group.members, *new]
         _changed(group)
@@ -145,12 +149,12 @@ def rename_member(group: Group, old: str, new: Any) -> None:
     """A new name for a member, everywhere: the group, every evening of it (players, hands,
     dealers, lineups), its cached ledgers folded again. History keeps what was said then."""
     if old not in group.members:
-        raise NotFound(f"no member called {old}")
+        raise NotFound(msg("no member called %(name)s", name=old))
     [new] = member_names([new], "name")
     if new == old:
         return
     if any(m.casefold() == new.casefold() for m in group.members if m != old):
-        raise RuleError.one("name", "another member has this name")
+        raise RuleError.one("name", msg("another member has this name"))
     group.members = [new if m == old else m for m in group.members]
     for session in evenings(group):
         _rename_in_evening(session, old, new)
@@ -194,7 +198,7 @@ def new_evening(
     add_members(group, names)
     merged = {**group.params, **(params if isinstance(params, dict) else {})}
     if params is not None and not isinstance(params, dict):
-        raise RuleError.one("params", "must be an object")
+        raise RuleError.one("params", msg("must be an object"))
     if group.carry_pot:
         merged["pot_at_end"] = "keep"  # the remainder goes back to the group
     opening = group.pot_cents if group.carry_pot else 0
@@ -237,9 +241,9 @@ def evening_reopened(session: TableSession) -> None:
     if group is None:
         return
     if session.season != group.season:
-        raise operations.Conflict("the evening's season is closed: it cannot be reopened")
+        raise operations.Conflict(msg("the evening's season is closed: it cannot be reopened"))
     if session.paid_at is not None:
-        raise operations.Conflict("the evening is paid in a collected settle-up")
+        raise operations.Conflict(msg("the evening is paid in a collected settle-up"))
     if not group.carry_pot:
         return
     later = db.session.scalar(
@@ -249,7 +253,7 @@ def evening_reopened(session: TableSession) -> None:
     )
     if later is not None:
         raise operations.Conflict(
-            "a later evening carried this Haferl on: this evening cannot be reopened"
+            msg("a later evening carried this Haferl on: this evening cannot be reopened")
         )
     pot = session.state["pot"]
     group.pot_cents -= pot
@@ -272,9 +276,9 @@ def planned_shares(group: Group) -> dict[str, int]:
     season = evenings(group, group.season)
     if not season:
         # Also what keeps a second tap (or a second device) from closing an empty season.
-        raise operations.Conflict("this season has no evening yet: nothing to close")
+        raise operations.Conflict(msg("this season has no evening yet: nothing to close"))
     if any(not s.closed for s in season):
-        raise operations.Conflict("an evening of this season is still open: close it first")
+        raise operations.Conflict(msg("an evening of this season is still open: close it first"))
     attended: dict[str, int] = {}
     for session in season:
         for player in operations.ledger_for(session).everyone:
@@ -283,7 +287,7 @@ def planned_shares(group: Group) -> dict[str, int]:
     weights = attended if group.share_by == "evenings" else None
     shares = share_out(group.pot_cents, order, weights) if order else {}
     if group.pot_cents and not shares:
-        raise operations.Conflict("nobody played this season: the Haferl stays")
+        raise operations.Conflict(msg("nobody played this season: the Haferl stays"))
     return shares
 
 
@@ -341,7 +345,7 @@ def stats(group: Group, player: str, season: int) -> tuple[PlayerStats, list[int
     """A player's statistics over the season's closed evenings, and his running balance
     after each of them (0 before the first)."""
     if player not in group.members:
-        raise NotFound(f"no member called {player}")
+        raise NotFound(msg("no member called %(name)s", name=player))
     closed = [s for s in evenings(group, season) if s.closed]
     hands = [h for s in closed for h in played_hands(s)]
     return player_stats(player, hands), running_balances([player], closed)[player]

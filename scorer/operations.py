@@ -25,6 +25,7 @@ from scorer import events
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
+from scorer.domain.message import Msg, msg
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.extensions import db
@@ -41,6 +42,10 @@ from scorer.models import (
 
 if TYPE_CHECKING:
     from scorer.exports.data import ImportPlan
+
+
+def no_such_hand(number: int) -> Msg:
+    return msg("no hand number %(number)s at this table", number=number)
 
 
 class Conflict(Exception):
@@ -87,7 +92,7 @@ def get_session(key: str) -> TableSession:
     if KEY_SHAPE.fullmatch(key):
         session = db.session.scalar(select(TableSession).where(TableSession.key == key))
     if session is None:
-        raise NotFound("no table with this key")
+        raise NotFound(msg("no table with this key"))
     return session
 
 
@@ -99,7 +104,7 @@ def session_for_write(key: str) -> TableSession:
     On PostgreSQL one statement locks the table and says whether it belongs to a round;
     only then (rarely) is the lock given back and taken again in the round's order."""
     if not KEY_SHAPE.fullmatch(key):
-        raise NotFound("no table with this key")
+        raise NotFound(msg("no table with this key"))
     begin_write()
     if sqlite():  # one writer at a time already excludes everyone else
         found = lock_more(TableSession, TableSession.key == key)
@@ -117,14 +122,14 @@ def session_for_write(key: str) -> TableSession:
             lock_more(TournamentRound, TournamentRound.id == round_id)
             found = lock_more(TableSession, TableSession.key == key)
     if found is None:
-        raise NotFound("no table with this key")
+        raise NotFound(msg("no table with this key"))
     if found.group_id is not None and not sqlite():
         # A Stammtisch evening: its group first, as every writer of the group does.
         begin_write()
         lock_more(Group, Group.id == found.group_id)
         found = lock_more(TableSession, TableSession.key == key)
         if found is None:
-            raise NotFound("no table with this key")
+            raise NotFound(msg("no table with this key"))
     return found
 
 
@@ -193,14 +198,18 @@ def record_hand(
         if existing is not None:
             if existing.facts != hand.to_json() or (dealer and dealer != existing.dealer):
                 raise RuleError.one(
-                    "Idempotency-Key", "was used before for a different hand: use a new key"
+                    "Idempotency-Key", msg("was used before for a different hand: use a new key")
                 )
             return existing, False
     _require_open(session)
     if session.done:
-        raise Conflict(f"all {session.hands_planned} hands of this table are entered")
+        raise Conflict(
+            msg("all %(count)s hands of this table are entered", count=session.hands_planned)
+        )
     if session.hand_count >= MAX_HANDS:
-        raise Conflict(f"an evening holds at most {MAX_HANDS} hands: start a new table")
+        raise Conflict(
+            msg("an evening holds at most %(count)s hands: start a new table", count=MAX_HANDS)
+        )
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -308,9 +317,9 @@ def change_players(
     must not have changed since it was read (the caller holds its lock)."""
     _require_open(session)
     if expected_version is not None and expected_version != session.version:
-        raise Conflict("the table was changed on another device since: reload and try again")
+        raise Conflict(msg("the table was changed on another device since: reload and try again"))
     if session.points_only:
-        raise Conflict("at a tournament table the draw decides who plays")
+        raise Conflict(msg("at a tournament table the draw decides who plays"))
     players = tuple(parse_players(list(players)))
     if dealer is not None:
         dealer = clean_name(dealer, "dealer", MAX_NAME)
@@ -366,9 +375,9 @@ def reopen_session(session: TableSession) -> None:
     """Open a closed evening again. A tournament table is closed with its round and stays
     closed."""
     if not session.closed:
-        raise Conflict("the evening is not closed")
+        raise Conflict(msg("the evening is not closed"))
     if session.points_only:
-        raise Conflict("a tournament table is closed with its round")
+        raise Conflict(msg("a tournament table is closed with its round"))
     events.table_reopened.send(session)
     session.closed_at = None
     _changed(session)
@@ -433,7 +442,7 @@ def live_hand(session: TableSession, number: int) -> HandRecord:
         )
     )
     if record is None:
-        raise NotFound(f"no hand number {number} at this table")
+        raise NotFound(no_such_hand(number))
     return record
 
 
@@ -603,21 +612,28 @@ def _live_hand(session: TableSession, number: int, version: Any) -> HandRecord:
         select(HandRecord).where(HandRecord.session_id == session.id, HandRecord.number == number)
     )
     if record is None:
-        raise NotFound(f"no hand number {number} at this table")
+        raise NotFound(no_such_hand(number))
     if isinstance(version, bool) or not isinstance(version, int):
-        raise RuleError.one("version", "the version the hand was read at is needed")
+        raise RuleError.one("version", msg("the version the hand was read at is needed"))
     if record.voided and version < record.version:
-        raise Conflict(f"hand {number} was struck out by someone else since: reload")
+        raise Conflict(
+            msg("hand %(number)s was struck out by someone else since: reload", number=number)
+        )
     if record.voided:
-        raise NotFound(f"no hand number {number} at this table")
+        raise NotFound(no_such_hand(number))
     if version != record.version:
-        raise Conflict(f"hand {number} was changed by someone else since: reload and try again")
+        raise Conflict(
+            msg(
+                "hand %(number)s was changed by someone else since: reload and try again",
+                number=number,
+            )
+        )
     return record
 
 
 def _require_open(session: TableSession) -> None:
     if session.closed:
-        raise Conflict("the evening is closed: no more changes")
+        raise Conflict(msg("the evening is closed: no more changes"))
 
 
 def _history(

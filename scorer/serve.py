@@ -74,10 +74,12 @@ def prepare() -> tuple[bool, str | None]:
     from scorer import create_app
     from scorer.auth.routes import anyone_signed_up, setup_code
     from scorer.extensions import db
+    from scorer.restate import restate_old_explanations
 
     app = create_app()
     with app.app_context():
         upgrade()
+        restate_old_explanations()
         code = None if anyone_signed_up() else setup_code()
         sqlite = db.engine.dialect.name == "sqlite"
         db.engine.dispose()

@@ -19,7 +19,8 @@ from scorer import events, operations
 from scorer.domain import RuleError
 from scorer.domain.facts import MAX_NAME
 from scorer.domain.ledger import Ledger
-from scorer.domain.model import POT
+from scorer.domain.message import msg
+from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import clean_name
 from scorer.domain.tournament import (
     Standing,
@@ -65,7 +66,7 @@ def parse_player_list(text: str | list[str]) -> list[str]:
     elif isinstance(text, list) and all(isinstance(x, str) for x in text):
         lines = text
     else:
-        raise RuleError.one("players", "must be a list of names")
+        raise RuleError.one("players", msg("must be a list of names"))
     names = [clean_name(line, "players", MAX_NAME) for line in lines if line.strip()]
     errors = []
     if len(names) < 3:
@@ -152,7 +153,7 @@ def get_tournament(
     else:
         tournament = db.session.get(Tournament, tournament_id)
     if tournament is None or tournament.organiser_id != organiser_id:
-        raise operations.NotFound("no such tournament")
+        raise operations.NotFound(msg("no such tournament"))
     return tournament
 
 
@@ -161,14 +162,14 @@ def get_public(key: str) -> Tournament:
     if operations.KEY_SHAPE.fullmatch(key):
         tournament = db.session.scalar(select(Tournament).where(Tournament.key == key))
     if tournament is None:
-        raise operations.NotFound("no such tournament")
+        raise operations.NotFound(msg("no such tournament"))
     return tournament
 
 
 def get_round(tournament: Tournament, number: int) -> TournamentRound:
     round_ = next((r for r in tournament.round_list if r.number == number), None)
     if round_ is None:
-        raise operations.NotFound(f"round {number} has not been drawn")
+        raise operations.NotFound(msg("round %(number)s has not been drawn", number=number))
     return round_
 
 
@@ -189,11 +190,11 @@ def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A late entry: plays from the next round that is drawn."""
     name = clean_name(name, "name", MAX_NAME)
     if name.casefold() == POT:
-        raise RuleError.one("name", f"'{POT}' is the name of the pot: choose another name")
+        raise RuleError.one("name", pot_name_taken())
     if any(p.name.casefold() == name.casefold() for p in tournament.players):
-        raise RuleError.one("name", "this name is taken in this tournament")
+        raise RuleError.one("name", msg("this name is taken in this tournament"))
     if next_round_number(tournament) > tournament.rounds:
-        raise TournamentError("every round has been drawn")
+        raise TournamentError(msg("every round has been drawn"))
     player = TournamentPlayer(name=name, joined_round=next_round_number(tournament))
     tournament.players.append(player)
     db.session.flush()
@@ -204,7 +205,7 @@ def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A withdrawal: plays no round after the current one."""
     player = next((p for p in tournament.players if p.name == name), None)
     if player is None:
-        raise operations.NotFound(f"no player called {name} in this tournament")
+        raise operations.NotFound(msg("no player called %(name)s in this tournament", name=name))
     current = current_round(tournament)
     player.withdrawn_after = current.number if current else 0
     if player.joined_round > player.withdrawn_after:
@@ -218,16 +219,20 @@ def draw_round(tournament: Tournament) -> TournamentRound:
     session for each."""
     number = next_round_number(tournament)
     if number > tournament.rounds:
-        raise TournamentError(f"all {tournament.rounds} rounds have been drawn")
+        raise TournamentError(msg("all %(count)s rounds have been drawn", count=tournament.rounds))
     current = current_round(tournament)
     if current is not None and not current.closed:
-        raise TournamentError(f"round {current.number} is not closed yet")
+        raise TournamentError(msg("round %(number)s is not closed yet", number=current.number))
     names = [p.name for p in tournament.players if p.plays_in(number)]
     try:
         table_sizes(len(names))
     except ValueError:
         raise TournamentError(
-            f"round {number} has only {len(names)} players: at least 3 are needed"
+            msg(
+                "round %(number)s has only %(count)s players: at least 3 are needed",
+                number=number,
+                count=len(names),
+            )
         ) from None
     previous = [[t.session.players for t in r.tables] for r in tournament.round_list]
     seed = (tournament.seed + 7919 * number) % 2**31
@@ -261,11 +266,11 @@ def swap_players(round_: TournamentRound, a: str, b: str) -> None:
     """Swap two players' seats while no hand of the round has been recorded."""
     lock_round(round_)
     if round_.closed or started(round_):
-        raise TournamentError("the round has started: seats can no longer be swapped")
+        raise TournamentError(msg("the round has started: seats can no longer be swapped"))
     try:
         tables = swap([t.session.players for t in round_.tables], a, b)
     except ValueError as exc:
-        raise RuleError.one("players", str(exc)) from None
+        raise RuleError.one("players", exc.args[0]) from None
     for table, players in zip(round_.tables, tables, strict=True):
         session = table.session
         if session.players != players:
@@ -295,7 +300,7 @@ def lock_round(round_: TournamentRound) -> None:
 def close_round(round_: TournamentRound) -> None:
     lock_round(round_)
     if round_.closed:
-        raise TournamentError(f"round {round_.number} is closed already")
+        raise TournamentError(msg("round %(number)s is closed already", number=round_.number))
     _close_locked(round_)
 
 

@@ -128,8 +128,14 @@
     });
   }
 
-  // Card-count calculator: fills the points field and shows its arithmetic.
+  // Card-count calculator: fills the points field and shows its arithmetic. Its messages
+  // come translated from the page (data-at-most …), with %(name)s placeholders to fill.
   var counter = form.querySelector(".counter");
+  function say(name, values) {
+    return (counter.getAttribute("data-" + name) || "").replace(/%\((\w+)\)s/g, function (all, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : all;
+    });
+  }
   if (counter) {
     counter.addEventListener("input", function () {
       var total = parseInt(counter.getAttribute("data-total"), 10);
@@ -138,18 +144,18 @@
         var n = parseInt(input.value, 10) || 0;
         var value = parseInt(input.getAttribute("data-value"), 10);
         var most = parseInt(input.getAttribute("max"), 10);
-        if (n < 0 || n > most) impossible.push(input.getAttribute("data-label") + ": höchstens " + most);
+        if (n < 0 || n > most) impossible.push(say("at-most", { label: input.getAttribute("data-label"), most: most }));
         if (input.name === "count_cards") { cards = n; return; }
         if (n) { sum += n * value; counted += n; parts.push(n + "×" + value); }
       });
       if (total !== 120 && cards && cards < counted) {
-        impossible.push("Karten gesamt: mindestens " + counted + " (die gezählten mit)");
+        impossible.push(say("at-least", { counted: counted }));
       }
       var text, points;
       var sumLine = counter.querySelector(".count-sum");
       if (impossible.length) {
         // Not a pile anyone can win: say so and leave the points empty, to be corrected.
-        sumLine.textContent = "So viele gibt es nicht — " + impossible.join("; ");
+        sumLine.textContent = say("too-many", { problems: impossible.join("; ") });
         sumLine.classList.add("field-error");
         document.getElementById("points").value = "";
         changed();
@@ -177,15 +183,25 @@
   var previewUrl = form.getAttribute("data-preview");
   var preview = document.getElementById("preview");
   var timer = null;
+  var asked = 0;
+  function show(html) {
+    // "why?" stays open when the preview is refreshed under the reader's eyes.
+    var open = preview.querySelector("details.why[open]");
+    preview.innerHTML = html;
+    var why = preview.querySelector("details.why");
+    if (open && why) why.open = true;
+    preview.removeAttribute("data-keep");
+  }
   function changed() {
     applyContract();
     if (!previewUrl || !preview) return;
     clearTimeout(timer);
     timer = setTimeout(function () {
+      var mine = ++asked;
       fetch(previewUrl, { method: "POST", body: new FormData(form), credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : ""; })
-        .then(function (html) { preview.innerHTML = html; preview.removeAttribute("data-keep"); })
-        .catch(function () { preview.textContent = ""; });
+        .then(function (html) { if (mine === asked) show(html); })  // only the latest answer
+        .catch(function () { if (mine === asked) preview.textContent = ""; });
     }, 150);
   }
   form.addEventListener("change", changed);

@@ -79,7 +79,7 @@ def check(game, system, params, hand, result, net, **kwargs):
 
 
 def texts(score) -> list[str]:
-    return [line.text for line in score.explanation]
+    return [str(line.text) for line in score.explanation]
 
 
 # --------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from scorer.domain import RuleError
 from scorer.domain.cardpoints import bavarian_points, declarer_points, tarock_points
+from scorer.domain.message import Msg
 
 # ---- Bavarian: Ace 11, Ten 10, King 4, Ober 3, Unter 2, four of each ----------------------
 
@@ -61,7 +62,7 @@ def test_bavarian_points_rejections(counts, field):
     with pytest.raises(RuleError) as exc:
         bavarian_points(counts)
     assert field in exc.value.fields
-    assert exc.value.fields[field] and all(isinstance(m, str) for m in exc.value.fields[field])
+    assert exc.value.fields[field] and all(isinstance(m, Msg) for m in exc.value.fields[field])
 
 
 # ---- Tarock: counted in threes: sum of values − ⅔ per card, ⅓ down, ⅔ up -------------------

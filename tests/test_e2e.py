@@ -58,7 +58,10 @@ def page(live_server):
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
         context = browser.new_context(
-            viewport={"width": 1024, "height": 768}, has_touch=True, base_url=live_server
+            locale="de-DE",
+            viewport={"width": 1024, "height": 768},
+            has_touch=True,
+            base_url=live_server,
         )
         yield context.new_page()
         browser.close()

@@ -25,8 +25,7 @@ from tests.test_e2e import (  # noqa: F401  (live_server is a fixture)
 VIEWPORTS = {"tablet": (1024, 768), "phone": (390, 844)}
 
 
-@pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
-def device(request, live_server):  # noqa: F811
+def open_browser(request, live_server, locale: str):  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     width, height = VIEWPORTS[request.param]
     with sync_api.sync_playwright() as playwright:
@@ -34,6 +33,7 @@ def device(request, live_server):  # noqa: F811
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
         context = browser.new_context(
+            locale=locale,
             viewport={"width": width, "height": height},
             has_touch=True,
             is_mobile=request.param == "phone",
@@ -45,6 +45,25 @@ def device(request, live_server):  # noqa: F811
         yield request.param, page
         browser.close()
         assert problems == [], problems
+
+
+@pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
+def device(request, live_server):  # noqa: F811
+    """A German tablet or phone (the browser asks for German)."""
+    yield from open_browser(request, live_server, "de-DE")
+
+
+@pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
+def english_device(request, live_server):  # noqa: F811
+    """A tablet or phone whose browser asks for English."""
+    yield from open_browser(request, live_server, "en-GB")
+
+
+WORDS = {
+    "de": {"who": "Wer spielt?", "what": "Was?", "trump": "Trumpf"},
+    "en": {"who": "Who plays?", "what": "What?", "trump": "Trump"},
+}
+"""The names of the form's groups, as a screen reader (and the test) finds them."""
 
 
 class Taps:
@@ -94,17 +113,19 @@ def form_top(page) -> float:
     return box["y"] + page.evaluate("window.scrollY")
 
 
-def plain_hand(page, declarer: str, contract: str, points: int, expect: str, trump=None) -> int:
+def plain_hand(
+    page, declarer: str, contract: str, points: int, expect: str, trump=None, words=WORDS["de"]
+) -> int:
     """Declarer, contract (and a trump where the game needs one), the points on the keypad,
     Enter. Returns the taps made."""
     taps = Taps(page)
     page.evaluate("window.scrollTo(0, 0)")
     top = form_top(page)
     on_screen(page, save_button(page))
-    taps.choice("Wer spielt?", declarer)
-    taps.choice("Was?", contract)
+    taps.choice(words["who"], declarer)
+    taps.choice(words["what"], contract)
     if trump:
-        taps.choice("Trumpf", trump)
+        taps.choice(words["trump"], trump)
     # The points field has the keypad now: the number, then Enter.
     assert page.evaluate("document.activeElement && document.activeElement.id") == "points"
     page.keyboard.type(str(points))
@@ -123,13 +144,15 @@ def plain_hand(page, declarer: str, contract: str, points: int, expect: str, tru
     return taps.count
 
 
-def change_players(page, names: list[str]) -> None:
-    page.get_by_role("link", name="Spieler kommen und gehen").click()
+def change_players(
+    page, names: list[str], link="Spieler kommen und gehen", apply="Übernehmen"
+) -> None:
+    page.get_by_role("link", name=link).click()
     page.wait_for_url("**/spieler")
     rows = page.locator("[data-player-row] input[type=text]")
     for i in range(rows.count()):
         rows.nth(i).fill(names[i] if i < len(names) else "")
-    page.get_by_role("button", name="Übernehmen").click()
+    page.get_by_role("button", name=apply).click()
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     page.wait_for_selector(".flash.info")
 
@@ -163,6 +186,68 @@ def test_haferltarock_evening_with_a_player_joining_and_one_leaving(device):
     assert page.locator("text=nicht dabei").count() >= 2
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.screenshot(path=str(ARTIFACTS / f"hand-list-{name}.png"), full_page=True)
+
+
+def why_open(page, name: str) -> None:
+    """The preview of a hand being entered, with "why?" open: a screenshot to look at."""
+    page.locator("#preview details.why summary").click()
+    page.wait_for_selector("#preview details.why[open]")
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def test_an_evening_in_english(english_device):
+    """The Haferltarock evening played again in English: the words, the money, Undo, a
+    change of players and the hand list; no German word of the page's own on the way."""
+    name, page = english_device
+    key = create(page, "haferltarock", "parlett-units", ["Anton", "Berta", "Charlotte"])
+    page.goto(f"/t/{key}")
+    assert page.get_attribute("html", "lang") == "en"
+    en = WORDS["en"]
+    taps = [plain_hand(page, "Anton", "Frage", 70, "Anton +€0.20", words=en)]
+    assert "Hand 1 entered" in page.inner_text(".entry-bar")
+    taps.append(plain_hand(page, "Berta", "Hand (Solo)", 83, "Berta", words=en))
+    change_players(page, ["Anton", "Berta", "Charlotte", "Dieter"], "Players come and go", "Apply")
+    declarer = page.locator("input[name=declarer]").first.get_attribute("value")
+    taps.append(plain_hand(page, declarer, "Frage", 50, declarer, words=en))
+    assert max(taps) <= 3, taps
+
+    page.get_by_role("button", name="Undo").click()
+    page.wait_for_selector("text=back in the form")
+    assert page.input_value("#points") == "50"
+
+    # The next hand's preview with "why?" open, for the eye.
+    page.locator("#points").fill("")
+    taps = Taps(page)
+    taps.choice(en["who"], declarer)
+    taps.choice(en["what"], "Hand (Solo)")
+    page.keyboard.type("83")
+    page.wait_for_function(
+        "t => document.getElementById('preview').textContent.includes(t)", arg="+€2.00"
+    )
+    why_open(page, f"why-open-english-{name}.png")
+    assert "hand game won" in page.inner_text("#preview details.why")
+    text = page.inner_text("body")
+    assert not re.search(r"\b(Spieler|Spiele|eintragen|zurück|nicht|bitte|gewonnen)\b", text)
+
+    page.goto(f"/t/{key}/spiele")
+    assert page.locator("text=not at the table").count() >= 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_the_preview_with_why_open_in_german(device):
+    name, page = device
+    key = create(page, "haferltarock", "parlett-units", ["Anton", "Berta", "Charlotte"])
+    page.goto(f"/t/{key}")
+    assert page.get_attribute("html", "lang") == "de"
+    taps = Taps(page)
+    taps.choice("Wer spielt?", "Anton")
+    taps.choice("Was?", "Hand (Solo)")
+    page.keyboard.type("83")
+    page.wait_for_function(
+        "t => document.getElementById('preview').textContent.includes(t)", arg="+2,00 €"
+    )
+    why_open(page, f"why-open-german-{name}.png")
+    assert "Handspiel gewonnen" in page.inner_text("#preview details.why")
 
 
 def test_bettel_is_tapped_won_or_lost(device):
@@ -300,7 +385,7 @@ def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):  # noqa: 
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
-        context = browser.new_context(base_url=live_server)
+        context = browser.new_context(locale="de-DE", base_url=live_server)
         page = context.new_page()
         auth = sign_up_organiser(page)
         tournament = page.request.post(
@@ -318,7 +403,7 @@ def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):  # noqa: 
         sizes = {}
         for width, height in ((390, 844), (1920, 1080)):
             view = browser.new_context(
-                viewport={"width": width, "height": height}, base_url=live_server
+                locale="de-DE", viewport={"width": width, "height": height}, base_url=live_server
             ).new_page()
             view.goto(f"/turnier/{tournament['key']}/stand")
             view.screenshot(path=str(ARTIFACTS / f"standings-{width}.png"))

@@ -108,7 +108,7 @@ def test_the_season_report_as_pdf_and_csv(client):
     csv = client.get(f"/s/{key}/saison.csv")
     assert csv.status_code == 200 and csv.mimetype == "text/csv"
     rows = csv.data.decode("utf-8-sig").splitlines()
-    assert rows[0] == "season;date;evening;player;cents;euros"
+    assert rows[0] == "Saison;Datum;Abend;Name;Cent;Euro"
     totals: dict[str, int] = {}
     for row in rows[1:]:
         _, _, _, player, cents, euros = row.split(";")

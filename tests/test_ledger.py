@@ -229,7 +229,7 @@ def test_a_frage_that_wants_more_than_the_pot_holds_gets_what_is_left():
     assert total(state) == 0
     # The explanation notes the shortfall.
     shortfall = [line for line in entry.score.explanation if line.cents == 100]
-    assert shortfall and "120" in shortfall[0].text
+    assert shortfall and "120" in str(shortfall[0].text)
 
 
 def test_a_frage_that_empties_the_pot_exactly_ends_the_round():

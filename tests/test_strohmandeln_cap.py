@@ -13,15 +13,17 @@ import re
 from typing import Any
 
 import pytest
+from flask_babel import force_locale
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.domain import GAMES, SYSTEMS, Bonus, Hand, RuleError
 from scorer.domain.ledger import Ledger, LedgerState
+from scorer.domain.message import Msg
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.domain.strohmandeln import DRAW_FACTORS, TABLES
-from scorer.table.messages import german, german_line
+from scorer.i18n.catalogue import say
 from tests.conftest import DefaultFields, dispose, make_app
 
 PLAYERS = ("A", "B")
@@ -125,7 +127,7 @@ def test_with_cap_1_a_draw_never_doubles():
     assert state.factor == 1
     # Furr: the declarer's simple win = 3 points × 10 ct, counted once.
     assert entries[-1].net == {"A": -30, "B": 30, POT: 0}
-    texts = [line.text for e in entries for line in e.score.explanation]
+    texts = [str(line.text) for e in entries for line in e.score.explanation]
     assert not any("after a draw" in t for t in texts)
 
 
@@ -182,7 +184,7 @@ def test_scoring_alone_never_multiplies_by_more_than_the_cap():
 
 
 def factor_lines(entry) -> list[str]:
-    return [line.text for line in entry.score.explanation if "after a draw" in line.text]
+    return [str(line.text) for line in entry.score.explanation if "after a draw" in str(line.text)]
 
 
 def test_the_explanation_says_when_the_factor_is_capped():
@@ -195,15 +197,15 @@ def test_the_explanation_says_when_the_factor_is_capped():
     assert factor_lines(entries[4]) == [f"after a draw this hand counts ×8, {CAPPED}"]
 
 
-def test_the_capped_line_is_in_german():
-    line = f"after a draw this hand counts ×8, {CAPPED}"
-    assert german_line(line) == (
-        "nach einem Unentschieden zählt dieses Spiel ×8, die Obergrenze: weitere "
-        "Unentschieden verdoppeln nicht mehr"
-    )
-    assert german_line("after a draw this hand counts ×4") == (
-        "nach einem Unentschieden zählt dieses Spiel ×4"
-    )
+def test_the_capped_line_is_in_german(app):
+    capped = Msg(f"after a draw this hand counts ×%(factor)s, {CAPPED}", {"factor": 8})
+    plain = Msg("after a draw this hand counts ×%(factor)s", {"factor": 4})
+    with app.test_request_context(), force_locale("de"):
+        assert say(capped) == (
+            "nach einem Unentschieden zählt dieses Spiel ×8, die Obergrenze: weitere "
+            "Unentschieden verdoppeln nicht mehr"
+        )
+        assert say(plain) == "nach einem Unentschieden zählt dieses Spiel ×4"
 
 
 # --- the parameter is validated ---------------------------------------------------------------
@@ -215,11 +217,15 @@ def test_a_cap_out_of_range_is_refused_naming_the_parameter(value):
         Rules.build("strohmandeln", "beck", {"max_draw_factor": value})
     assert set(caught.value.fields) == {"params.max_draw_factor"}
     (message,) = caught.value.fields["params.max_draw_factor"]
-    assert message in ("must be one of: 1, 2, 4, 8, 16, 32, 64", "must be a whole number")
+    assert str(message) in ("must be one of: 1, 2, 4, 8, 16, 32, 64", "must be a whole number")
 
 
-def test_the_refusal_reads_in_german():
-    assert german("must be one of: 1, 2, 4, 8, 16, 32, 64") == "eins von: 1, 2, 4, 8, 16, 32, 64"
+def test_the_refusal_reads_in_german(app):
+    with pytest.raises(RuleError) as caught:
+        Rules.build("strohmandeln", "beck", {"max_draw_factor": 3})
+    (message,) = caught.value.fields["params.max_draw_factor"]
+    with app.test_request_context(), force_locale("de"):
+        assert say(message) == "eins von: 1, 2, 4, 8, 16, 32, 64"
 
 
 @pytest.mark.parametrize("value", DRAW_FACTORS)

@@ -919,7 +919,7 @@ def test_cli_creates_an_organiser_and_refuses_a_duplicate(app, runner):
     args = ["scorer", "create-organiser", "--name", "X", "--email", "x@example.org"]
     result = runner.invoke(args=[*args, "--password", "geheim123"])
     assert result.exit_code == 0, result.output
-    assert "created" in result.output
+    assert "angelegt" in result.output
     client = app.test_client()
     assert client.get(f"{API}/tournaments", headers=basic("x@example.org")).status_code == 200
 
@@ -939,7 +939,7 @@ def test_cli_creates_an_organiser_and_refuses_a_duplicate(app, runner):
         ]
     )
     assert result.exit_code != 0
-    assert "at least 8 characters" in result.output
+    assert "mindestens 8 Zeichen" in result.output
     assert (
         client.get(f"{API}/tournaments", headers=basic("y@example.org", "kurz")).status_code == 401
     )

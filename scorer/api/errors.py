@@ -7,6 +7,11 @@ from werkzeug.exceptions import HTTPException
 
 from scorer.api import bp
 from scorer.domain import RuleError
+from scorer.domain.message import Msg, msg
+from scorer.i18n.catalogue import say, say_fields
+
+Text = Msg | str
+"""A message in English (the API's default) that the reader's language may replace."""
 
 
 class ApiError(Exception):
@@ -16,21 +21,23 @@ class ApiError(Exception):
         self,
         status: int,
         code: str,
-        message: str,
-        fields: dict[str, list[str]] | None = None,
+        message: Text,
+        fields: dict[str, list[Text]] | None = None,
         headers: dict[str, str] | None = None,
     ):
-        super().__init__(message)
+        super().__init__(str(message))
         self.status, self.code, self.message, self.fields = status, code, message, fields
         self.headers = headers or {}
 
 
 def error_response(
-    status: int, code: str, message: str, fields: dict[str, list[str]] | None = None
+    status: int, code: str, message: Text, fields: dict[str, list[Text]] | None = None
 ):
-    body: dict = {"code": code, "message": message}
+    """The error body, its message and field messages in the reader's language (English
+    unless `Accept-Language` asks for German); the code and field names stay fixed."""
+    body: dict = {"code": code, "message": say(message)}
     if fields:
-        body["fields"] = fields
+        body["fields"] = say_fields(fields)
     return jsonify({"error": body}), status
 
 
@@ -42,7 +49,7 @@ def handle_api_error(exc: ApiError):
 
 @bp.errorhandler(RuleError)
 def handle_rule_error(exc: RuleError):
-    return error_response(422, "validation", "the request breaks a rule", exc.fields)
+    return error_response(422, "validation", msg("the request breaks a rule"), exc.fields)
 
 
 def is_api_request() -> bool:

@@ -12,6 +12,7 @@ from scorer.api import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import json_body
 from scorer.api.sessions import session_to_json
+from scorer.domain.message import msg
 from scorer.extensions import NEW_TABLES, db
 from scorer.models import Group
 from scorer.validation import whole_number
@@ -124,7 +125,9 @@ def group_standings():
     season = request.args.get("season")
     number = whole_number(season) if season is not None else g.group.season
     if not isinstance(number, int) or not 1 <= number <= g.group.season:
-        return error_response(400, "bad_request", f"season must be 1..{g.group.season}")
+        return error_response(
+            400, "bad_request", msg("season must be 1..%(last)s", last=g.group.season)
+        )
     return jsonify(groups.standings(g.group, number))
 
 

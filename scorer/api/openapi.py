@@ -558,7 +558,9 @@ DOCUMENT: dict[str, Any] = {
         "title": "Haferl API",
         "version": "1",
         "description": "Score keeping and settle-up for Tarock. Amounts are integer cents; "
-        'errors are {"error": {"code", "message", "fields"}}.',
+        'errors are {"error": {"code", "message", "fields"}}. Texts (explanation lines, '
+        "error messages, game and parameter names) are English unless Accept-Language asks "
+        "for German (de); ids, codes and field names are the same in both.",
     },
     "paths": PATHS,
     "components": {

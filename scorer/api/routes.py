@@ -8,9 +8,11 @@ from scorer.api import bp
 from scorer.api.schema import json_body, score_to_json
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.facts import parse_hand, parse_players
+from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.extensions import csrf
+from scorer.i18n.catalogue import say
 
 csrf.exempt(bp)
 
@@ -29,15 +31,15 @@ def game_to_json(game) -> dict:
         systems.append(
             {
                 "id": system.id,
-                "name": system.name,
-                "description": system.description,
+                "name": say(system.name),
+                "description": say(system.description),
                 "params": {p.name: p.to_json(p.default) for p in params},
                 "param_info": [
                     {
                         "name": p.name,
                         "kind": p.kind,
                         "default": p.to_json(p.default),
-                        "help": p.help,
+                        "help": say(p.help),
                         **({"choices": list(p.choices)} if p.choices else {}),
                     }
                     for p in params
@@ -46,8 +48,8 @@ def game_to_json(game) -> dict:
         )
     return {
         "id": game.id,
-        "name": game.name,
-        "description": game.description,
+        "name": say(game.name),
+        "description": say(game.description),
         "players": list(game.players),
         "contracts": list(game.contracts),
         "total_points": game.total,
@@ -67,7 +69,7 @@ def score():
     if pot_cents is not None and (
         not isinstance(pot_cents, int) or isinstance(pot_cents, bool) or pot_cents < 0
     ):
-        raise RuleError.one("pot_cents", "must be a whole number of cents ≥ 0, or null")
+        raise RuleError.one("pot_cents", msg("must be a whole number of cents ≥ 0, or null"))
     hand = parse_hand(data.get("hand"), rules.game)
     result = rules.score(players, hand, pot_cents=pot_cents)
     return jsonify(score_to_json(result, [*players, POT]))

@@ -10,6 +10,8 @@ from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorer.api.errors import ApiError
+from scorer.domain.message import msg
+from scorer.i18n.catalogue import say_line
 from scorer.validation import contains_nul
 
 
@@ -22,11 +24,11 @@ def json_body() -> dict[str, Any]:
     except (ValueError, RecursionError):
         data = None
     if data is None:
-        raise ApiError(400, "malformed_json", "the body must be well-formed JSON")
+        raise ApiError(400, "malformed_json", msg("the body must be well-formed JSON"))
     if not isinstance(data, dict):
-        raise ApiError(400, "malformed_json", "the body must be a JSON object")
+        raise ApiError(400, "malformed_json", msg("the body must be a JSON object"))
     if contains_nul(data):
-        raise ApiError(400, "malformed_json", "text may not contain NUL characters")
+        raise ApiError(400, "malformed_json", msg("text may not contain NUL characters"))
     return data
 
 
@@ -37,7 +39,7 @@ def body_bytes() -> bytes:
     raw = request.get_data(cache=True)
     limit = request.max_content_length
     if limit is not None and len(raw) >= limit:
-        raise RequestEntityTooLarge(f"at most {limit - 1} bytes")
+        raise RequestEntityTooLarge(msg("at most %(count)s bytes", count=limit - 1))
     return raw
 
 
@@ -52,5 +54,12 @@ def score_to_json(score, accounts) -> dict[str, Any]:
         "postings": [
             {"from": p.from_account, "to": p.to_account, "cents": p.cents} for p in score.postings
         ],
-        "explanation": [line.to_json() for line in score.explanation],
+        "explanation": [said_line(line.to_json()) for line in score.explanation],
     }
+
+
+def said_line(line: dict[str, Any]) -> dict[str, Any]:
+    """A stored explanation line as the API gives it: its text in the reader's language."""
+    said = {"text": say_line(line)}
+    said.update((k, v) for k, v in line.items() if k in ("units", "cents"))
+    return said

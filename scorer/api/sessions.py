@@ -10,11 +10,13 @@ from flask import Blueprint, current_app, g, jsonify, request
 from scorer import groups, operations
 from scorer.api import bp
 from scorer.api.errors import error_response
-from scorer.api.schema import json_body
+from scorer.api.schema import json_body, said_line
 from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand, parse_players
+from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.extensions import NEW_TABLES, db
+from scorer.i18n.catalogue import say_error
 from scorer.models import HandRecord, TableSession
 from scorer.operations import HAND_COLUMNS
 from scorer.validation import whole_number
@@ -39,11 +41,11 @@ def _load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
 
 
 def _not_found(exc: operations.NotFound):
-    return error_response(404, "not_found", str(exc))
+    return error_response(404, "not_found", say_error(exc))
 
 
 def _conflict(exc: operations.Conflict):
-    return error_response(409, "conflict", str(exc))
+    return error_response(409, "conflict", say_error(exc))
 
 
 serve_sessions_by_key(bp)
@@ -89,7 +91,7 @@ def hand_to_json(hand: HandRecord | Mapping[str, Any]) -> dict[str, Any]:
         "hand": row["facts"],
         "result": row["result"],
         "net": row["net"],
-        "explanation": row["explanation"],
+        "explanation": [said_line(line) for line in row["explanation"] or ()],
         "round": row["round"],
         "new_round": row["new_round"],
         "round_end": row["round_end"],
@@ -102,7 +104,7 @@ def _hand_from_request(data: dict[str, Any]):
     hand = parse_hand(data, GAMES[session.game])
     dealer = data.get("dealer")
     if dealer is not None and dealer not in operations.ledger_for(session).everyone:
-        raise RuleError.one("dealer", "must be one of the players")
+        raise RuleError.one("dealer", msg("must be one of the players"))
     return hand, dealer
 
 
@@ -113,10 +115,10 @@ def create_session():
     players = parse_players(data.get("players"))
     name = data.get("name", "")
     if not isinstance(name, str):
-        raise RuleError.one("name", "must be text")
+        raise RuleError.one("name", msg("must be text"))
     first_dealer = data.get("first_dealer")
     if first_dealer is not None and not isinstance(first_dealer, str):
-        raise RuleError.one("first_dealer", "must be one of the players")
+        raise RuleError.one("first_dealer", msg("must be one of the players"))
     session = operations.create_session(
         name, data.get("game"), data.get("system"), data.get("params"), players, first_dealer
     )
@@ -148,7 +150,7 @@ def record_hand():
     hand, dealer = _hand_from_request(data)
     key = request.headers.get("Idempotency-Key")
     if key is not None and (not 0 < len(key) <= 200 or "\x00" in key):
-        raise RuleError.one("Idempotency-Key", "must have 1..200 characters")
+        raise RuleError.one("Idempotency-Key", msg("must have 1..200 characters"))
     record, created = operations.record_hand(g.session, hand, dealer, key)
     answer = hand_to_json(record)  # before the commit expires what it reads
     db.session.commit()

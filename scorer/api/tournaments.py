@@ -15,13 +15,15 @@ from scorer.api.errors import ApiError, error_response
 from scorer.api.schema import json_body
 from scorer.auth import credentials
 from scorer.domain import RuleError
+from scorer.domain.message import msg
 from scorer.extensions import db, limiter, rate_limits_off
+from scorer.i18n.catalogue import say_error
 from scorer.models import Organiser, Tournament, TournamentRound
 
 
 @bp.errorhandler(ops.TournamentError)
 def tournament_conflict(exc: ops.TournamentError):
-    return error_response(409, "conflict", str(exc))
+    return error_response(409, "conflict", say_error(exc))
 
 
 def organiser() -> Organiser:
@@ -33,14 +35,14 @@ def organiser() -> Organiser:
         raise ApiError(
             429,
             "too_many_requests",
-            "too many wrong passwords for this account or from this address: wait",
+            msg("too many wrong passwords for this account or from this address: wait"),
             headers={"Retry-After": "60"},
         ) from None
     if who is None:
         raise ApiError(
             401,
             "unauthorized",
-            "log in as an organiser (HTTP Basic: e-mail, password)",
+            msg("log in as an organiser (HTTP Basic: e-mail, password)"),
             headers={"WWW-Authenticate": 'Basic realm="Haferl"'},
         )
     return who
@@ -116,7 +118,7 @@ def create_tournament():
     try:
         day = date.fromisoformat(raw_day) if isinstance(raw_day, str) else date.today()
     except ValueError:
-        raise RuleError.one("date", "must be a date like 2026-12-24") from None
+        raise RuleError.one("date", msg("must be a date like 2026-12-24")) from None
     players = ops.parse_player_list(data.get("players"))
     tournament = ops.create_tournament(
         who,
@@ -149,7 +151,7 @@ def add_player(tournament_id: int):
     data = json_body()
     name = data.get("name")
     if not isinstance(name, str):
-        raise RuleError.one("name", "1..40 characters")
+        raise RuleError.one("name", msg("must have 1..%(limit)s characters", limit=40))
     player = ops.add_player(tournament, name)
     db.session.commit()
     return jsonify({"name": player.name, "joined_round": player.joined_round}), 201
@@ -180,7 +182,7 @@ def swap(tournament_id: int, number: int):
     data = json_body()
     a, b = data.get("a"), data.get("b")
     if not isinstance(a, str) or not isinstance(b, str) or a == b:
-        raise RuleError.one("a", "name two different seated players as 'a' and 'b'")
+        raise RuleError.one("a", msg("name two different seated players as 'a' and 'b'"))
     ops.swap_players(round_, a, b)
     db.session.commit()
     return jsonify(round_to_json(round_))
@@ -204,5 +206,5 @@ def public_standings(tournament_key: str):
     try:
         tournament = ops.get_public(tournament_key)
     except operations.NotFound:
-        raise ApiError(404, "not_found", "no such tournament") from None
+        raise ApiError(404, "not_found", msg("no such tournament")) from None
     return jsonify(standings_to_json(tournament))

@@ -1,31 +1,33 @@
 """Forms for organiser accounts."""
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import EqualTo, InputRequired, Length, Regexp
 
-EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Keine gültige E-Mail-Adresse")
+EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("Not a valid e-mail address"))
 
 
 class LoginForm(FlaskForm):
-    email = EmailField("E-Mail", [InputRequired(), Length(max=200)])
-    password = PasswordField("Passwort", [InputRequired(), Length(max=200)])
-    submit = SubmitField("Anmelden")
+    email = EmailField(_l("E-mail"), [InputRequired(), Length(max=200)])
+    password = PasswordField(_l("Password"), [InputRequired(), Length(max=200)])
+    submit = SubmitField(_l("Log in"))
 
 
 class SignupForm(FlaskForm):
     setup_code = StringField(
-        "Einrichtungscode",
-        [InputRequired(message="Der Code aus dem Serverfenster fehlt"), Length(max=40)],
-        description="Steht im Fenster, in dem der Server gestartet wurde (make run).",
+        _l("Setup code"),
+        [InputRequired(message=_l("The code from the server window is missing")), Length(max=40)],
+        description=_l("Shown in the window where the server was started (make run)."),
     )
-    name = StringField("Name", [InputRequired(), Length(max=80)])
-    email = EmailField("E-Mail", [InputRequired(), EMAIL, Length(max=200)])
+    name = StringField(_l("Name"), [InputRequired(), Length(max=80)])
+    email = EmailField(_l("E-mail"), [InputRequired(), EMAIL, Length(max=200)])
     password = PasswordField(
-        "Passwort", [InputRequired(), Length(min=8, max=200, message="Mindestens 8 Zeichen")]
+        _l("Password"),
+        [InputRequired(), Length(min=8, max=200, message=_l("At least 8 characters"))],
     )
     confirm = PasswordField(
-        "Passwort wiederholen",
-        [EqualTo("password", message="Die Passwörter stimmen nicht überein")],
+        _l("Repeat password"),
+        [EqualTo("password", message=_l("The passwords do not match"))],
     )
-    submit = SubmitField("Konto anlegen")
+    submit = SubmitField(_l("Create account"))

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 from flask import current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_user, logout_user
 from sqlalchemy import func, select
 
@@ -22,19 +24,20 @@ from scorer.auth.forms import LoginForm, SignupForm
 from scorer.domain import RuleError
 from scorer.domain.names import clean_name
 from scorer.extensions import db, limiter, login_manager, rate_limits_off
+from scorer.i18n.catalogue import say, say_error
 from scorer.locks import lock_name
 from scorer.models import Organiser
-from scorer.table.messages import german
 
 login_manager.login_view = "auth.login"
-login_manager.login_message = "Bitte als Veranstalter anmelden."
+login_manager.login_message = _l("Please log in as an organiser.")
+login_manager.localize_callback = str  # the flash stores text, not a lazy string
 
 
 @login_manager.user_loader
 def load_organiser(session_id: str) -> Organiser | None:
     """The organiser of a login cookie, while its session token is still theirs: logging
     out gives them a new one, and every cookie made before stops working."""
-    number, _, token = session_id.partition(":")
+    number, _sep, token = session_id.partition(":")
     if not (number.isascii() and number.isdigit() and len(number) < 10 and token):
         return None
     organiser = db.session.get(Organiser, int(number))
@@ -78,7 +81,7 @@ def setup_code_matches(given: str | None) -> bool:
 def create_organiser(name: str, email: str, password: str) -> Organiser:
     email = email.strip().lower()
     if db.session.scalar(select(Organiser).where(Organiser.email == email)):
-        raise ValueError("Diese E-Mail-Adresse hat schon ein Konto")
+        raise ValueError(_("This e-mail address already has an account"))
     organiser = Organiser(name=clean_name(name, "name", 80), email=email)
     organiser.set_password(password)
     organiser.new_session_token()
@@ -108,8 +111,7 @@ def login():
             organiser = credentials.check(form.email.data, form.password.data)
         except credentials.TooManyFailures:
             form.password.errors = [
-                "Zu viele falsche Versuche. Bitte eine Stunde warten oder den Veranstalter "
-                "des Servers fragen."
+                _("Too many wrong attempts. Please wait an hour or ask the server's organiser.")
             ]
             status = 429
         else:
@@ -119,7 +121,7 @@ def login():
                     db.session.commit()
                 login_user(organiser)
                 return redirect(safe_next(request.args.get("next")))
-            form.password.errors = ["E-Mail oder Passwort stimmt nicht"]
+            form.password.errors = [_("E-mail or password is wrong")]
     if form.errors and status == 200:
         status = 422
     return render_template("auth/login.html", form=form), status
@@ -131,8 +133,11 @@ def signup():
     """The first organiser signs up here; after that, new ones are made on the command line."""
     if anyone_signed_up():
         flash(
-            "Es gibt schon ein Veranstalterkonto: bitte anmelden. Weitere Konten legt "
-            "`flask scorer create-organiser` an.",
+            _(
+                "There is an organiser account already: please log in. "
+                "`%(command)s` creates more accounts.",
+                command="flask scorer create-organiser",
+            ),
             "info",
         )
         return redirect(url_for("auth.login"))
@@ -140,7 +145,7 @@ def signup():
     if form.validate_on_submit():
         if not setup_code_matches(form.setup_code.data):
             form.setup_code.errors = [
-                "Der Code stimmt nicht. Er steht im Fenster, in dem der Server gestartet wurde."
+                _("The code is wrong. It is shown in the window where the server was started.")
             ]
             return render_template("auth/signup.html", form=form), 422
         lock_name("first organiser")
@@ -150,7 +155,7 @@ def signup():
         try:
             organiser = create_organiser(form.name.data, form.email.data, form.password.data)
         except RuleError as exc:
-            form.name.errors = [german(m) for m in exc.fields.get("name", [])]
+            form.name.errors = [say(m) for m in exc.fields.get("name", [])]
             return render_template("auth/signup.html", form=form), 422
         db.session.commit()
         setup_code_path().unlink(missing_ok=True)
@@ -174,13 +179,14 @@ def logout():
 @click.option("--email", prompt="E-Mail")
 @click.password_option("--password", prompt="Passwort")
 def create_organiser_command(name: str, email: str, password: str) -> None:
-    """Create an organiser account."""
+    """Create an organiser account. It speaks the app's default language, German (a
+    terminal has no browser to ask)."""
     if len(password) < 8:
-        raise click.BadParameter("at least 8 characters", param_hint="--password")
+        raise click.BadParameter(_("at least 8 characters"), param_hint="--password")
     try:
         create_organiser(name, email, password)
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(say_error(exc)) from None
     db.session.commit()
-    click.echo(f"Organiser {email} created.")
+    click.echo(_("Organiser %(email)s created.", email=email))
     current_app.logger.info("organiser %s created", email)

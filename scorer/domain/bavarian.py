@@ -20,6 +20,7 @@ from scorer.domain import (  # noqa: F401  (registration of the systems)
     points_kasse,
     scharf_fixed,
 )
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import Hand
 from scorer.domain.params import Param
 from scorer.domain.registry import Game, System, register_game
@@ -29,53 +30,61 @@ TARGET = 61
 NO_TRICK_MAX_POINTS = 33
 """A declarer who took no trick holds at most the three cards of the stock or discard."""
 
-CONTRACTS = {"frage": "Frage", "hand": "Hand (Solo)", "bettel": "Bettel"}
+CONTRACTS = {"frage": msg("Frage"), "hand": msg("Hand (Solo)"), "bettel": msg("Bettel")}
 
 KONTRA_PARAMS = (
     Param(
         "max_doublings",
         2,
-        "wie oft gedoppelt werden darf: 2 = Kontra und Re, bis 5 mit Supp, Resupp, Hirsch",
+        msg("how often one may double: 2 = Kontra and Re, up to 5 with Supp, Resupp, Hirsch"),
         "int",
         maximum=5,
     ),
     Param(
         "kontra_shifts_burden",
         False,
-        "nach Kontra muss die Gegenpartei das Ziel erreichen; "
-        "der Spieler gewinnt oder verliert den kleinsten Betrag",
+        msg(
+            "after a Kontra the defenders must reach the target; "
+            "the declarer wins or loses the smallest amount"
+        ),
         "bool",
     ),
 )
 BERLINER = Param(
-    "berliner", False, "nur der Geber darf eine Frage spielen, alle anderen spielen Hand", "bool"
+    "berliner",
+    False,
+    msg("only the dealer may play a Frage, everyone else plays a hand game"),
+    "bool",
 )
 HEARTS_ONLY = Param(
-    "frage_hearts_only", False, "eine Frage wird mit Herz als Trumpf gespielt", "bool"
+    "frage_hearts_only", False, msg("a Frage is played with hearts as trump"), "bool"
 )
 
 
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Msg]] = {}
     if hand.contract == "bettel":
         if hand.trump is not None:
-            errors["trump"] = ["Bettel has no trumps"]
+            errors["trump"] = [msg("Bettel has no trumps")]
     elif game.trump_required and hand.trump is None:
-        errors["trump"] = ["choose the trump suit"]
+        errors["trump"] = [msg("choose the trump suit")]
     hearts_only = params.get("frage_hearts_only") or game.id == "scharfer-tarock"
     if hand.contract == "frage" and hearts_only and hand.trump != "herz":
-        errors["trump"] = ["a Frage is played with hearts (Herz) as trump at this table"]
+        errors["trump"] = [msg("a Frage is played with hearts (Herz) as trump at this table")]
     if params.get("berliner") and hand.contract != "hand":
         # Only the dealer may play a Frage; everyone else plays a hand game.
         if hand.dealer is None:
-            errors["dealer"] = ["needed to check the Berliner rule"]
+            errors["dealer"] = [msg("needed to check the Berliner rule")]
         elif hand.dealer != hand.declarer:
             errors["contract"] = [
-                "Berliner: only the dealer may play a Frage; everyone else plays a hand game"
+                msg("Berliner: only the dealer may play a Frage; everyone else plays a hand game")
             ]
     if hand.no_tricks and hand.points is not None and hand.points > NO_TRICK_MAX_POINTS:
         errors["no_tricks"] = [
-            f"a declarer with no trick has at most the stock: {NO_TRICK_MAX_POINTS} points"
+            msg(
+                "a declarer with no trick has at most the stock: %(points)s points",
+                points=NO_TRICK_MAX_POINTS,
+            )
         ]
     return errors
 
@@ -90,8 +99,8 @@ def _game(**kwargs: Any) -> Game:
         validate=validate,
         params=(BERLINER, HEARTS_ONLY, *KONTRA_PARAMS),
         trump_required=True,
-        contract_words={"hand": "Solo"},
-        heart_words={"hand": "Herzsolo"},
+        contract_words={"hand": msg("Solo")},
+        heart_words={"hand": msg("Herzsolo")},
     )
     defaults.update(kwargs)
     return register_game(Game(contracts=contracts, **defaults))
@@ -99,40 +108,43 @@ def _game(**kwargs: Any) -> Game:
 
 _game(
     id="tarok",
-    name="Tarock (einfach)",
+    name=msg("Tarock (simple)"),
     contract_ids=("frage", "hand"),
     systems=("points-kasse", "fixed-direct", "multiples"),
-    description="Drei Spiele: Frage (mit Aufnehmen, beliebiger Trumpf), Hand (Solo) und Herzsolo.",
+    description=msg(
+        "Three contracts: Frage (with picking up, any trump), Hand (Solo) and Herzsolo."
+    ),
 )
 _game(
     id="tarok-bettel",
-    name="Tarock mit Bettel",
+    name=msg("Tarock with Bettel"),
     contract_ids=("frage", "hand", "bettel"),
     systems=("points-kasse", "fixed-direct", "multiples"),
-    heart_words={"frage": "Herz-Frage", "hand": "Herzsolo"},
-    description=(
-        "Frage, Herz-Frage, Solo, Herzsolo und Bettel. Beim Bettel gibt es keinen Trumpf, "
-        "die Zehn steht zwischen Unter und Neun, und der Spieler darf keinen Stich machen."
+    heart_words={"frage": msg("Herz-Frage"), "hand": msg("Herzsolo")},
+    description=msg(
+        "Frage, Herz-Frage, Solo, Herzsolo and Bettel. A Bettel has no trump, the Ten ranks "
+        "between the Unter and the Nine, and the declarer must take no trick."
     ),
 )
 _game(
     id="haferltarock",
-    name="Haferltarock",
+    name=msg("Haferltarock"),
     contract_ids=("frage", "hand"),
     systems=("parlett-units", "levels", "danyliuk-cents"),
     bids=True,
     trump_required=False,
-    contract_words={"hand": "Hand"},
+    contract_words={"hand": msg("Hand")},
     heart_words={},
-    description="Bayerisch Tarock mit Reizen: Frage (Aufnahmespiel) oder Handspiel mit Geboten "
-    "61, 66, …, 116.",
+    description=msg(
+        "Bavarian Tarock with bidding: Frage (pick-up game) or hand game with bids 61, 66, …, 116."
+    ),
 )
 _game(
     id="scharfer-tarock",
-    name="Scharfer Tarock",
+    name=msg("Scharfer Tarock"),
     contract_ids=("frage", "hand"),
     systems=("scharf-fixed",),
     players=(3,),
     params=(BERLINER, *KONTRA_PARAMS),
-    description="24 Karten, je 7: Frage (nur mit Herz), Solo und Herzsolo.",
+    description=msg("24 cards, 7 each: Frage (hearts only), Solo and Herzsolo."),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from scorer.domain.message import msg
 from scorer.domain.model import RuleError
 
 BAVARIAN_VALUES = {"aces": 11, "tens": 10, "kings": 4, "obers": 3, "unters": 2}
@@ -22,11 +23,11 @@ def bavarian_points(counts: dict[str, int]) -> int:
     errors = {}
     for name in counts:
         if name not in BAVARIAN_VALUES:
-            errors[name] = ["not a counting card"]
+            errors[name] = [msg("not a counting card")]
     for name in BAVARIAN_VALUES:
         n = counts.get(name, 0)
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 4:
-            errors[name] = ["must be 0..4"]
+            errors[name] = [msg("must be 0..%(maximum)s", maximum=4)]
     if errors:
         raise RuleError(errors)
     return sum(BAVARIAN_VALUES[name] * counts.get(name, 0) for name in BAVARIAN_VALUES)
@@ -38,11 +39,11 @@ def tarock_points(counts: dict[str, int], cards: int) -> int:
     errors = {}
     for name in counts:
         if name not in TAROCK_VALUES:
-            errors[name] = ["not a counting card"]
+            errors[name] = [msg("not a counting card")]
     for name, top in TAROCK_MAX.items():
         n = counts.get(name, 0)
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= top:
-            errors[name] = [f"must be 0..{top}"]
+            errors[name] = [msg("must be 0..%(maximum)s", maximum=top)]
     if errors:
         raise RuleError(errors)
     counted = sum(counts.get(name, 0) for name in TAROCK_VALUES)
@@ -52,7 +53,12 @@ def tarock_points(counts: dict[str, int], cards: int) -> int:
         or not counted <= cards <= TAROCK_CARDS
     ):
         raise RuleError.one(
-            "cards", f"must be {counted}..{TAROCK_CARDS}: every card won, the counted ones included"
+            "cards",
+            msg(
+                "must be %(counted)s..%(all)s: every card won, the counted ones included",
+                counted=counted,
+                all=TAROCK_CARDS,
+            ),
         )
     value = sum(TAROCK_VALUES[name] * counts.get(name, 0) for name in TAROCK_VALUES)
     value += cards - counted  # every other card counts 1
@@ -63,5 +69,5 @@ def tarock_points(counts: dict[str, int], cards: int) -> int:
 def declarer_points(defender_points: int, total: int) -> int:
     """The declarer's points when the defenders' points are entered instead."""
     if not 0 <= defender_points <= total:
-        raise RuleError.one("defender_points", f"must be 0..{total}")
+        raise RuleError.one("defender_points", msg("must be 0..%(maximum)s", maximum=total))
     return total - defender_points

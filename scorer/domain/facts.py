@@ -11,7 +11,8 @@ from collections.abc import Collection
 from typing import Any
 
 from scorer.domain.cardpoints import declarer_points
-from scorer.domain.model import POT, Bonus, Hand, RuleError
+from scorer.domain.message import Msg, msg
+from scorer.domain.model import POT, Bonus, Hand, RuleError, pot_name_taken
 from scorer.domain.names import clean_name
 from scorer.domain.registry import Game
 
@@ -43,51 +44,51 @@ def parse_players(value: Any, field: str = "players") -> list[str]:
     """Player names (`names.clean_name`): a list of 1..40 characters each, different,
     none called 'pot'."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RuleError.one(field, "must be a list of names")
+        raise RuleError.one(field, msg("must be a list of names"))
     if len(value) > MAX_SEATS:
-        raise RuleError.one(field, f"at most {MAX_SEATS} names")
+        raise RuleError.one(field, msg("at most %(count)s names", count=MAX_SEATS))
     names = [clean_name(v, field, MAX_NAME) for v in value]
     if any(n.casefold() == POT for n in names):
-        raise RuleError.one(field, f"'{POT}' is the name of the pot: choose another name")
+        raise RuleError.one(field, pot_name_taken())
     if len({n.casefold() for n in names}) != len(names):
-        raise RuleError.one(field, "names must be different")
+        raise RuleError.one(field, msg("names must be different"))
     return names
 
 
 def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELDS) -> Hand:
     """A Hand from its JSON object; keys outside `fields` are refused."""
     if not isinstance(data, dict):
-        raise RuleError.one("hand", "must be an object")
+        raise RuleError.one("hand", msg("must be an object"))
     errors: dict[str, list[str]] = {}
 
-    def bad(field: str, message: str) -> None:
+    def bad(field: str, message: Msg) -> None:
         errors.setdefault(field, []).append(message)
 
     for key in [k for k in data if k not in fields][:5]:
-        bad(str(key)[:MAX_ID], "unknown field")
+        bad(str(key)[:MAX_ID], msg("unknown field"))
     declarer = data.get("declarer")
     if not _text(declarer, MAX_NAME):
-        bad("declarer", "name the declarer")
+        bad("declarer", msg("name the declarer"))
     contract = data.get("contract")
     if not _text(contract, MAX_ID):
-        bad("contract", "must be one of: " + ", ".join(game.contracts))
+        bad("contract", msg("must be one of: %(choices)s", choices=", ".join(game.contracts)))
     trump = data.get("trump")
     if trump is not None and not _text(trump, MAX_ID):
-        bad("trump", "must be a suit: eichel, gras, herz or schellen")
+        bad("trump", msg("must be a suit: eichel, gras, herz or schellen"))
     bid = data.get("bid")
     if bid is None:
         bid = 61
     if not (_whole(bid) or bid == "durch"):
-        bad("bid", "must be 61..116 in steps of 5, or 'durch'")
+        bad("bid", msg("must be 61..116 in steps of 5, or 'durch'"))
     points = data.get("points")
     defender_points = data.get("defender_points")
     if points is not None and not _whole(points):
-        bad("points", f"must be a whole number 0..{game.total}")
+        bad("points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
     if defender_points is not None:
         if points is not None:
-            bad("defender_points", "give the declarer's points or the defenders', not both")
+            bad("defender_points", msg("give the declarer's points or the defenders', not both"))
         elif not _whole(defender_points):
-            bad("defender_points", f"must be a whole number 0..{game.total}")
+            bad("defender_points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
         else:
             try:
                 points = declarer_points(defender_points, game.total)
@@ -97,13 +98,13 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     for flag in ("all_tricks", "no_tricks"):
         flags[flag] = False if data.get(flag) is None else data[flag]
         if not isinstance(flags[flag], bool):
-            bad(flag, "must be true or false")
+            bad(flag, msg("must be true or false"))
     doublings = 0 if data.get("doublings") is None else data["doublings"]
     if not _whole(doublings):
-        bad("doublings", "must be a whole number 0..5")
+        bad("doublings", msg("must be a whole number 0..5"))
     dealer = data.get("dealer")
     if dealer is not None and not _text(dealer, MAX_NAME):
-        bad("dealer", "must be a player's name")
+        bad("dealer", msg("must be a player's name"))
     bonuses = _parse_bonuses(data.get("bonuses"), bad)
     if errors:
         raise RuleError(errors)
@@ -125,24 +126,25 @@ def _parse_bonuses(value: Any, bad) -> tuple[Bonus, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or len(value) > MAX_BONUSES:
-        bad("bonuses", f"must be a list of at most {MAX_BONUSES} bonuses")
+        bad("bonuses", msg("must be a list of at most %(count)s bonuses", count=MAX_BONUSES))
         return ()
     bonuses = []
     for item in value:
         if not isinstance(item, dict) or not _text(item.get("id"), MAX_ID):
-            bad("bonuses", "each bonus is an object with an 'id'")
+            bad("bonuses", msg("each bonus is an object with an 'id'"))
             continue
         unknown = set(item) - BONUS_FIELDS
         if unknown:
-            bad("bonuses", "unknown bonus field(s): " + ", ".join(sorted(map(str, unknown))[:5]))
+            fields = ", ".join(sorted(map(str, unknown))[:5])
+            bad("bonuses", msg("unknown bonus fields: %(fields)s", fields=fields))
         side = item.get("side", "declarer")
         announced = item.get("announced", False)
         made = item.get("made", True)
         if side not in ("declarer", "defenders"):
-            bad("bonuses", "a bonus's side is 'declarer' or 'defenders'")
+            bad("bonuses", msg("a bonus's side is 'declarer' or 'defenders'"))
             continue
         if not isinstance(announced, bool) or not isinstance(made, bool):
-            bad("bonuses", "'announced' and 'made' are true or false")
+            bad("bonuses", msg("'announced' and 'made' are true or false"))
             continue
         bonuses.append(Bonus(item["id"], side, announced, made))
     return tuple(bonuses)

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from scorer.domain.message import msg
 from scorer.domain.model import Line
 from scorer.domain.money import round_cents
 from scorer.domain.params import Param, common_tie
-from scorer.domain.payments import direct, outcome, schneider, tie_draft
+from scorer.domain.payments import (
+    direct,
+    each_defender,
+    outcome,
+    schneider,
+    tie_draft,
+    won_or_lost_with,
+)
 from scorer.domain.registry import Deal, Draft, System, register_system
 
 
@@ -18,16 +26,16 @@ def pay(deal: Deal) -> Draft:
     if hand.contract == "bettel":
         won = hand.no_tricks
         amount = round_cents(params["bettel_factor"] * win * frage_factor)
-        text = f"Bettel {'won' if won else 'lost'}: {params['bettel_factor']} × a Frage's win"
+        text = (
+            msg("Bettel won: %(factor)s × a Frage's win: %(how)s")
+            if won
+            else msg("Bettel lost: %(factor)s × a Frage's win: %(how)s")
+        )
+        factor = _factor(params["bettel_factor"])
         return Draft(
             "won" if won else "lost",
             direct(deal, amount, won),
-            [
-                Line(
-                    text + (": each defender pays" if won else ": paid to each defender"),
-                    cents=amount,
-                )
-            ],
+            [Line(text.with_args(factor=factor, how=each_defender(won)), cents=amount)],
         )
     result = outcome(deal, params["tie"])
     if result == "draw":
@@ -38,17 +46,18 @@ def pay(deal: Deal) -> Draft:
     if durch_cents is None:
         durch_cents = params["schneider_cents"]
     if durch:
-        base, why = durch_cents, ("Durch" if won else "Schwarz (no trick)")
+        base, why = durch_cents, (msg("Durch") if won else msg("Schwarz (no trick)"))
     elif schneider(deal, won):
-        base, why = params["schneider_cents"], "Schneider"
+        base, why = params["schneider_cents"], msg("Schneider")
     else:
-        base, why = win, "simple"
-    lines = [Line(f"{'won' if won else 'lost'} with {deal.points}: {why}", cents=base)]
+        base, why = win, msg("simple")
+    heading = msg("%(result)s: %(why)s", result=won_or_lost_with(won, deal.points), why=why)
+    lines = [Line(heading, cents=base)]
     amount = base
     if hand.contract == "frage":
         amount = round_cents(base * frage_factor)
-        lines.append(Line(f"Frage: × {_factor(frage_factor)}", cents=amount))
-    lines.append(Line("each defender pays" if won else "paid to each defender", cents=amount))
+        lines.append(Line(msg("Frage: × %(factor)s", factor=_factor(frage_factor)), cents=amount))
+    lines.append(Line(each_defender(won), cents=amount))
     return Draft(result, direct(deal, amount, won), lines)
 
 
@@ -59,26 +68,30 @@ def _factor(value: Fraction) -> str:
 register_system(
     System(
         id="fixed-direct",
-        name="Feste Beträge (Sirch)",
-        description="Feste Beträge direkt zwischen den Spielern, ohne Haferl.",
+        name=msg("Fixed amounts (Sirch)"),
+        description=msg("Fixed amounts straight between the players, no Haferl."),
         params=(
-            Param("win_cents", 50, "einfacher Gewinn oder Verlust (61–90), je Gegenspieler (Cent)"),
+            Param("win_cents", 50, msg("a simple win or loss (61–90), per defender (cents)")),
             Param(
                 "schneider_cents",
                 60,
-                "Schneider (ab 91 gewonnen, bis 29 verloren), je Gegenspieler (Cent)",
+                msg("Schneider (won with 91 or more, lost with 29 or less), per defender (cents)"),
             ),
-            Param("durch_cents", None, "Durch / Schwarz, je Gegenspieler (leer: wie Schneider)"),
+            Param(
+                "durch_cents",
+                None,
+                msg("Durch / Schwarz, per defender (empty: as Schneider)"),
+            ),
             Param(
                 "frage_factor",
                 Fraction(1, 2),
-                "so viel ist eine Frage im Verhältnis zum Handspiel wert",
+                msg("what a Frage is worth compared with a hand game"),
                 "rate",
             ),
             Param(
                 "bettel_factor",
                 Fraction(4),
-                "so viele einfache Frage-Gewinne ist ein Bettel wert",
+                msg("how many simple Frage wins a Bettel is worth"),
                 "rate",
             ),
             common_tie("draw"),

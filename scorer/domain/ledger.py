@@ -14,7 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scorer.domain.model import POT, Hand, RuleError, Score
+from scorer.domain.message import msg
+from scorer.domain.model import POT, Hand, RuleError, Score, pot_name_taken
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import Transfer, settle, share_pot
 
@@ -126,35 +127,50 @@ class Ledger:
     def __post_init__(self) -> None:
         self._check_seats(self.players)
         if self.first_dealer not in self.players:
-            raise RuleError.one("first_dealer", "must be one of the players")
+            raise RuleError.one("first_dealer", msg("must be one of the players"))
         spelled = {p.casefold(): p for p in self.players}
         last = 0
         for lineup in self.lineups:
             self._check_seats(lineup.players)
             if lineup.at <= last:
-                raise RuleError.one("players", "changes of players must come in order")
+                raise RuleError.one("players", msg("changes of players must come in order"))
             last = lineup.at
             for name in lineup.players:
                 if spelled.setdefault(name.casefold(), name) != name:
                     raise RuleError.one(
-                        "players", f"'{name}' is '{spelled[name.casefold()]}', who played before"
+                        "players",
+                        msg(
+                            "'%(name)s' is '%(known)s', who played before",
+                            name=name,
+                            known=spelled[name.casefold()],
+                        ),
                     )
             if lineup.dealer not in lineup.players:
-                raise RuleError.one("dealer", "must be one of the players")
+                raise RuleError.one("dealer", msg("must be one of the players"))
 
     def _check_seats(self, players: Sequence[str]) -> None:
         game = self.rules.game
         if len(players) not in game.players:
-            counts = " or ".join(str(n) for n in game.players)
-            raise RuleError.one("players", f"{game.name} is played by {counts} players")
+            if len(game.players) == 1:
+                wrong = msg(
+                    "%(game)s is played by %(count)s players", game=game.name, count=game.players[0]
+                )
+            else:
+                wrong = msg(
+                    "%(game)s is played by %(fewer)s or %(more)s players",
+                    game=game.name,
+                    fewer=game.players[0],
+                    more=game.players[-1],
+                )
+            raise RuleError.one("players", wrong)
         if len({p.casefold() for p in players}) != len(players):
-            raise RuleError.one("players", "names must be different")
+            raise RuleError.one("players", msg("names must be different"))
         if any(p.casefold() == POT for p in players):
-            raise RuleError.one("players", f"'{POT}' is the name of the pot: choose another name")
+            raise RuleError.one("players", pot_name_taken())
         if self.rules.params.get("berliner") and len(players) > game.active:
             raise RuleError.one(
                 "params.berliner",
-                "the Berliner rule needs three at the table: at four the dealer sits out",
+                msg("the Berliner rule needs three at the table: at four the dealer sits out"),
             )
 
     @property
@@ -238,10 +254,12 @@ class Ledger:
         seated = self.seated(state)
         dealer = dealer or state.next_dealer
         if dealer not in seated:
-            raise RuleError.one("dealer", "must be one of the players")
+            raise RuleError.one("dealer", msg("must be one of the players"))
         active, sitting_out = self.seats(dealer, seated)
         if hand.declarer == sitting_out:
-            raise RuleError.one("declarer", f"{sitting_out} deals and sits out this hand")
+            raise RuleError.one(
+                "declarer", msg("%(dealer)s deals and sits out this hand", dealer=sitting_out)
+            )
         if hand.dealer is None:
             hand = replace(hand, dealer=dealer)
         new = LedgerState.from_json(state.to_json())

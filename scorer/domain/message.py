@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 
@@ -21,6 +23,10 @@ class Msg:
     args: Mapping[str, Any] = field(default_factory=dict)
     plural: str | None = None
     count: int | None = None
+
+    def with_args(self, **args: Any) -> Msg:
+        """The same message with more parameters (one of two ids chosen, then filled)."""
+        return Msg(self.id, {**self.args, **args}, self.plural, self.count)
 
     def english(self) -> str:
         template = self.plural if self.plural and self.count != 1 else self.id
@@ -34,9 +40,7 @@ class Msg:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id}
         if self.args:
-            data["args"] = {
-                k: v.to_json() if isinstance(v, Msg) else v for k, v in self.args.items()
-            }
+            data["args"] = {k: _json(v) for k, v in self.args.items()}
         if self.plural is not None:
             data["plural"] = self.plural
             data["count"] = self.count
@@ -49,6 +53,14 @@ class Msg:
             for k, v in (data.get("args") or {}).items()
         }
         return cls(data["id"], args, data.get("plural"), data.get("count"))
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return value.to_json()
+    if isinstance(value, Decimal | Fraction):
+        return float(value)
+    return value
 
 
 def msg(id: str, **args: Any) -> Msg:

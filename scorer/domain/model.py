@@ -5,22 +5,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from scorer.domain.message import Msg, msg
+
 POT = "pot"
 """The account name of the shared pot (Haferl, Kasse) in postings and nets."""
+
+
+def pot_name_taken() -> Msg:
+    """The refusal of a player called like the pot's account."""
+    return msg("'%(pot)s' is the name of the pot: choose another name", pot=POT)
+
 
 Result = Literal["won", "lost", "draw"]
 Side = Literal["declarer", "defenders"]
 
 
 class RuleError(ValueError):
-    """A hand, a parameter or a request breaks a rule; `fields` maps field name → messages."""
+    """A hand, a parameter or a request breaks a rule; `fields` maps field name → messages
+    (`Msg`, said in the reader's language by the web layer; `str()` is the English)."""
 
-    def __init__(self, fields: dict[str, list[str]]):
+    def __init__(self, fields: dict[str, list[Msg]]):
         self.fields = fields
-        super().__init__("; ".join(f"{k}: {', '.join(v)}" for k, v in fields.items()))
+        super().__init__(
+            "; ".join(f"{k}: {', '.join(str(m) for m in v)}" for k, v in fields.items())
+        )
 
     @classmethod
-    def one(cls, field_name: str, message: str) -> RuleError:
+    def one(cls, field_name: str, message: Msg) -> RuleError:
         return cls({field_name: [message]})
 
 
@@ -96,12 +107,13 @@ class Posting:
 class Line:
     """One line of the explanation: why the hand pays what it pays."""
 
-    text: str
+    text: Msg
     units: int | None = None
     cents: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"text": self.text}
+        """The line as stored: its message as data, said when it is shown."""
+        data: dict[str, Any] = {"msg": self.text.to_json()}
         if self.units is not None:
             data["units"] = self.units
         if self.cents is not None:

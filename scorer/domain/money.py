@@ -26,6 +26,10 @@ def round_cents(amount: Fraction | int, rounding: Rounding = "none") -> int:
     return math.floor(amount + Fraction(1, 2))
 
 
+class Cents(int):
+    """An amount of money to be shown: the reader's locale writes it in euros."""
+
+
 def format_euros(cents: int, signed: bool = False) -> str:
     """German format: 120 → '1,20 €'; with `signed`, '+1,20 €' / '−1,20 €' / '0,00 €'."""
     sign = ""

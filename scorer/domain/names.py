@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from scorer.domain.message import msg
 from scorer.domain.model import RuleError
 
 HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -21,11 +22,11 @@ unassigned, line and paragraph separators)."""
 def clean_name(value: object, field: str, limit: int) -> str:
     """`value` as a stored name, or a RuleError for `field`."""
     if not isinstance(value, str):
-        raise RuleError.one(field, "must be text")
+        raise RuleError.one(field, msg("must be text"))
     text = unicodedata.normalize("NFC", value)
     if any(unicodedata.category(c) in HIDDEN for c in text if c not in "\t\n\r"):
-        raise RuleError.one(field, "may not contain control or invisible characters")
+        raise RuleError.one(field, msg("may not contain control or invisible characters"))
     text = " ".join(text.split())
     if not 1 <= len(text) <= limit:
-        raise RuleError.one(field, f"must have 1..{limit} characters")
+        raise RuleError.one(field, msg("must have 1..%(limit)s characters", limit=limit))
     return text

@@ -8,53 +8,54 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Literal
 
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import RuleError
-from scorer.domain.money import format_euros
+from scorer.domain.money import Cents
 
 ParamKind = Literal["cents", "int", "rate", "bool", "choice"]
 
 TITLES = {
-    "stake_cents": "Einsatz",
-    "refill": "Neu einzahlen",
-    "pot_at_end": "Haferl am Ende",
-    "tie": "60 zu 60",
-    "unit_cents": "Einheit",
-    "payout": "Gewinne zahlt",
-    "pickup_raises": "Frage reizen",
-    "rate_frage": "Cent je Auge (Frage)",
-    "rate_hand": "Cent je Auge (Hand)",
-    "rounding": "Runden",
-    "bettel_cents": "Bettel",
-    "win_cents": "Einfacher Gewinn",
-    "schneider_cents": "Schneider",
-    "durch_cents": "Durch / Schwarz",
-    "schwarz_cents": "Schwarz",
-    "solo_cents": "Spiel",
-    "frage_factor": "Frage zählt",
-    "bettel_factor": "Bettel zählt",
-    "bankroll_cents": "Startgeld",
-    "max_doublings": "Doppeln",
-    "kontra_shifts_burden": "Kontra dreht die Last",
-    "berliner": "Berliner",
-    "frage_hearts_only": "Frage mit Herz",
-    "point_cents": "Cent je Punkt",
-    "max_draw_factor": "Höchstens ×",
-    "draw_is_loss": "35 zu 35 verloren",
-    "draw_doubles_next": "Unentschieden verdoppelt",
-    "mondfang": "Mondfang",
+    "stake_cents": msg("Stake"),
+    "refill": msg("Pay in again"),
+    "pot_at_end": msg("Haferl at the end"),
+    "tie": msg("60 to 60"),
+    "unit_cents": msg("Unit"),
+    "payout": msg("Wins are paid by"),
+    "pickup_raises": msg("Bidding on a Frage"),
+    "rate_frage": msg("Cents per point (Frage)"),
+    "rate_hand": msg("Cents per point (hand)"),
+    "rounding": msg("Rounding"),
+    "bettel_cents": msg("Bettel"),
+    "win_cents": msg("Simple win"),
+    "schneider_cents": msg("Schneider"),
+    "durch_cents": msg("Durch / Schwarz"),
+    "schwarz_cents": msg("Schwarz"),
+    "solo_cents": msg("Game"),
+    "frage_factor": msg("A Frage counts"),
+    "bettel_factor": msg("A Bettel counts"),
+    "bankroll_cents": msg("Starting money"),
+    "max_doublings": msg("Doubling"),
+    "kontra_shifts_burden": msg("Kontra shifts the burden"),
+    "berliner": msg("Berliner"),
+    "frage_hearts_only": msg("Frage with hearts"),
+    "point_cents": msg("Cents per point"),
+    "max_draw_factor": msg("At most ×"),
+    "draw_is_loss": msg("35 to 35 lost"),
+    "draw_doubles_next": msg("A draw doubles"),
+    "mondfang": msg("Mondfang"),
 }
 """A parameter's name as players say it (the id stays for the API)."""
 
 CHOICE_LABELS = {
-    "split": "gleich aufteilen",
-    "keep": "bleibt fürs nächste Mal",
-    "draw": "unentschieden",
-    "loss": "verloren",
-    "pocket": "die Spieler untereinander",
-    "pot": "das Haferl",
-    "up5": "auf 5 Cent aufrunden",
-    "nearest5": "auf 5 Cent runden",
-    "none": "ganze Cent",
+    "split": msg("share equally"),
+    "keep": msg("keep for next time"),
+    "draw": msg("a draw"),
+    "loss": msg("lost"),
+    "pocket": msg("the players among themselves"),
+    "pot": msg("the Haferl"),
+    "up5": msg("round up to 5 cents"),
+    "nearest5": msg("round to 5 cents"),
+    "none": msg("whole cents"),
 }
 """A choice's value as players say it."""
 
@@ -71,7 +72,7 @@ class Param:
 
     name: str
     default: Any
-    help: str
+    help: Msg
     kind: ParamKind = "cents"
     choices: tuple[str, ...] = ()
     minimum: int | None = 0
@@ -85,58 +86,59 @@ class Param:
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            raise ValueError("must be true or false")
+            raise ValueError(msg("must be true or false"))
         if self.kind == "choice":
             if value in self.choices:
                 return value
-            raise ValueError("must be one of " + ", ".join(self.choices))
+            raise ValueError(msg("must be one of: %(choices)s", choices=", ".join(self.choices)))
         if self.kind == "rate":
             if isinstance(value, bool) or not isinstance(value, int | float | str):
-                raise ValueError("must be a decimal number")
+                raise ValueError(msg("must be a decimal number"))
             try:
                 # Decimal first: it checks size cheaply ("1e100000000" must not become an
                 # exact Fraction before the range check).
                 number = Decimal(str(value).strip())
             except InvalidOperation:
-                raise ValueError("must be a decimal number") from None
+                raise ValueError(msg("must be a decimal number")) from None
             if not number.is_finite() or not 0 <= number <= 1000:
-                raise ValueError("must be between 0 and 1000")
+                raise ValueError(msg("must be between 0 and 1000"))
             return Fraction(number)
         # cents / int
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError("must be a whole number")
+            raise ValueError(msg("must be a whole number"))
         if self.allowed:
             if value in self.allowed:
                 return value
-            raise ValueError("must be one of: " + ", ".join(str(n) for n in self.allowed))
+            allowed = ", ".join(str(n) for n in self.allowed)
+            raise ValueError(msg("must be one of: %(choices)s", choices=allowed))
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"must be at least {self.minimum}")
+            raise ValueError(msg("must be at least %(minimum)s", minimum=self.minimum))
         top = self.maximum if self.maximum is not None else 10_000_000
         if value > top:
-            raise ValueError(f"must be at most {top}")
+            raise ValueError(msg("must be at most %(maximum)s", maximum=top))
         return value
 
     @property
-    def title(self) -> str:
+    def title(self) -> Msg:
         """The parameter's short name for players; a counted bonus is named by its help."""
         return TITLES.get(self.name) or self.help
 
-    def describe(self, value: Any, points: bool = False) -> str:
-        """A value as players read it: euros, ja/nein, a choice's words. At a tournament
-        table a cent is a point."""
+    def describe(self, value: Any, points: bool = False) -> Msg | Cents | Decimal | str:
+        """A value as players read it: euros (`Cents`), yes/no, a choice's words, a number
+        the reader's locale writes. At a tournament table a cent is a point."""
         if value is None:
             return "—"
         if self.kind == "bool":
-            return "ja" if value else "nein"
+            return msg("yes") if value else msg("no")
         if self.kind == "choice":
-            return CHOICE_LABELS.get(value, str(value))
+            return CHOICE_LABELS.get(value) or str(value)
         if self.kind == "cents":
-            return f"{int(value)} P" if points else format_euros(int(value))
+            return msg("%(points)s P", points=int(value)) if points else Cents(int(value))
         if self.kind == "rate":
             rate = Fraction(str(value))
             if rate.denominator == 1:
                 return str(rate.numerator)
-            return f"{float(rate):g}".replace(".", ",")
+            return Decimal(f"{float(rate):g}")
         return str(value)
 
     def to_json(self, value: Any) -> Any:
@@ -149,17 +151,17 @@ class Param:
 def resolve(params: Iterable[Param], given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Defaults overridden by `given`; unknown names and bad values raise RuleError."""
     declared = {p.name: p for p in params}
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Msg]] = {}
     values = {name: p.default for name, p in declared.items()}
     for name, raw in (given or {}).items():
         param = declared.get(name)
         if param is None:
-            errors[f"params.{name}"] = ["unknown parameter for this game and payment system"]
+            errors[f"params.{name}"] = [msg("unknown parameter for this game and payment system")]
             continue
         try:
             values[name] = param.parse(raw)
         except ValueError as exc:
-            errors[f"params.{name}"] = [str(exc)]
+            errors[f"params.{name}"] = [exc.args[0]]
     if errors:
         raise RuleError(errors)
     return values
@@ -169,7 +171,7 @@ def common_tie(default: str) -> Param:
     return Param(
         "tie",
         default,
-        "was 60 zu 60 heißt: unentschieden (niemand zahlt) oder verloren",
+        msg("what 60 to 60 means: a draw (nobody pays) or lost"),
         kind="choice",
         choices=("draw", "loss"),
     )
@@ -181,14 +183,16 @@ def pot_params(stake: int) -> tuple[Param, ...]:
         Param(
             "stake_cents",
             stake,
-            "was jeder zu Beginn einer Runde ins Haferl zahlt (Cent)",
+            msg("what everyone pays into the Haferl at the start of a round (cents)"),
             minimum=1,
         ),
-        Param("refill", True, "ist das Haferl leer, zahlen alle den Einsatz neu", "bool"),
+        Param(
+            "refill", True, msg("when the Haferl is empty, everyone pays the stake again"), "bool"
+        ),
         Param(
             "pot_at_end",
             "split",
-            "was am Ende im Haferl bleibt: gleich aufteilen oder fürs nächste Mal behalten",
+            msg("what is left in the Haferl at the end: share it equally or keep it for next time"),
             "choice",
             choices=("split", "keep"),
         ),

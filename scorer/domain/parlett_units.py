@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from scorer.domain.message import msg, msg_n
 from scorer.domain.model import Line
 from scorer.domain.params import Param, common_tie, pot_params
-from scorer.domain.payments import direct, lost_half_from_pot, outcome, pot_pays_declarer, tie_draft
+from scorer.domain.payments import (
+    direct,
+    lost_half_from_pot,
+    more_fives_short,
+    outcome,
+    pot_pays_declarer,
+    tie_draft,
+)
 from scorer.domain.registry import Deal, Draft, System, register_system
 
 
@@ -20,18 +28,30 @@ def pay(deal: Deal) -> Draft:
         # A raised Frage (param pickup_raises) counts from its bid instead of 61.
         if won:
             m = 1 + (p - target) // 5
-            lines = [Line(f"Frage won, took {p}", units=1)]
+            lines = [Line(msg("Frage won, took %(points)s", points=p), units=1)]
             if m > 1:
-                lines.append(Line(f"{m - 1} more five(s) over {target}", units=m - 1))
-            lines.append(Line(f"the Haferl pays {m} × {unit} ct", cents=m * unit))
+                over = msg_n(
+                    "%(num)s more five over %(target)s",
+                    "%(num)s more fives over %(target)s",
+                    m - 1,
+                    target=target,
+                )
+                lines.append(Line(over, units=m - 1))
+            pays = msg("the Haferl pays %(units)s × %(unit)s ct", units=m, unit=unit)
+            lines.append(Line(pays, cents=m * unit))
             return Draft("won", pot_pays_declarer(deal, m * unit), lines)
         m = 1 + (target - 1 - p) // 5
-        lines = [Line(f"Frage lost, took {p}", units=1)]
+        lines = [Line(msg("Frage lost, took %(points)s", points=p), units=1)]
         if m > 1:
-            lines.append(Line(f"{m - 1} more five(s) short", units=m - 1))
+            lines.append(Line(more_fives_short(m - 1), units=m - 1))
         lines.append(
             Line(
-                f"{m} × {unit} ct to each defender: one from the declarer, one from the Haferl",
+                msg(
+                    "%(units)s × %(unit)s ct to each defender: one from the declarer, "
+                    "one from the Haferl",
+                    units=m,
+                    unit=unit,
+                ),
                 cents=m * unit,
             )
         )
@@ -39,37 +59,47 @@ def pay(deal: Deal) -> Draft:
     if won:
         fives = (p - target) // 5
         m = 2 + 2 * fives
-        lines = [Line(f"hand game won, bid {target}, took {p}", units=2)]
+        lines = [
+            Line(msg("hand game won, bid %(bid)s, took %(points)s", bid=target, points=p), units=2)
+        ]
         if fives:
-            lines.append(Line(f"{fives} more five(s) over the bid", units=2 * fives))
+            over = msg_n("%(num)s more five over the bid", "%(num)s more fives over the bid", fives)
+            lines.append(Line(over, units=2 * fives))
     else:
         fives = -(-(target - p) // 5)
         m = 2 * fives
-        lines = [Line(f"hand game lost, bid {target}, took {p}: {fives} five(s) short", units=m)]
-    lines.append(
-        Line(
-            f"{m} × {unit} ct " + ("from each defender" if won else "to each defender"),
-            cents=m * unit,
+        lost = msg_n(
+            "hand game lost, bid %(bid)s, took %(points)s: %(num)s five short",
+            "hand game lost, bid %(bid)s, took %(points)s: %(num)s fives short",
+            fives,
+            bid=target,
+            points=p,
         )
+        lines = [Line(lost, units=m)]
+    each = (
+        msg("%(units)s × %(unit)s ct from each defender")
+        if won
+        else msg("%(units)s × %(unit)s ct to each defender")
     )
+    lines.append(Line(each.with_args(units=m, unit=unit), cents=m * unit))
     return Draft(result, direct(deal, m * unit, won), lines)
 
 
 register_system(
     System(
         id="parlett-units",
-        name="Einheiten (Parlett)",
-        description=(
-            "Frage: 1 Einheit je fünf Augen aus dem Haferl; Handspiel 2 Einheiten je fünf, direkt."
+        name=msg("Units (Parlett)"),
+        description=msg(
+            "Frage: 1 unit per five points from the Haferl; hand game 2 units per five, direct."
         ),
         params=(
-            Param("unit_cents", 10, "Wert einer Einheit (Cent)", minimum=1),
+            Param("unit_cents", 10, msg("the value of a unit (cents)"), minimum=1),
             *pot_params(100),
             common_tie("loss"),
             Param(
                 "pickup_raises",
                 False,
-                "auch eine Frage darf in Fünfern gereizt werden (jedes Handgebot bleibt höher)",
+                msg("a Frage may be bid in fives too (every hand bid stays higher)"),
                 "bool",
             ),
         ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorer.domain.message import Msg, msg, msg_n
 from scorer.domain.model import POT, Line, Posting, Result
 from scorer.domain.registry import Deal, Draft
 
@@ -59,4 +60,24 @@ def schneider(deal: Deal, won: bool) -> bool:
 
 def tie_draft() -> Draft:
     """60–60 played as a draw: nothing is paid."""
-    return Draft("draw", [], [Line("60 to 60: a draw, nothing is paid")])
+    return Draft("draw", [], [Line(msg("60 to 60: a draw, nothing is paid"))])
+
+
+def each_defender(won: bool) -> Msg:
+    """Who pays in a direct payment: each defender pays (won) or is paid (lost)."""
+    return msg("each defender pays") if won else msg("paid to each defender")
+
+
+def more_fives_short(count: int) -> Msg:
+    return msg_n("%(num)s more five short", "%(num)s more fives short", count)
+
+
+def won_or_lost_with(won: bool, points: int) -> Msg:
+    return (msg("won with %(points)s") if won else msg("lost with %(points)s")).with_args(
+        points=points
+    )
+
+
+def times_unit(m: int, unit: int, how: Msg) -> Msg:
+    """ "3 × 10 ct: each defender pays"."""
+    return msg("%(units)s × %(unit)s ct: %(how)s", units=m, unit=unit, how=how)

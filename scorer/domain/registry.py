@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import RuleError
 from scorer.domain.params import Param
 
@@ -57,12 +58,12 @@ class System:
     """A payment system: how a hand's outcome turns into money."""
 
     id: str
-    name: str
+    name: Msg
     params: tuple[Param, ...]
     pay: Callable[[Deal], Draft]
     has_pot: Callable[[Mapping[str, Any]], bool] = lambda params: False
     durch_bid: bool = False
-    description: str = ""
+    description: Msg | str = ""
 
 
 @dataclass(frozen=True)
@@ -70,14 +71,14 @@ class Game:
     """A game: its contracts, players, points and the payment systems it is played with."""
 
     id: str
-    name: str
+    name: Msg
     players: tuple[int, ...]
     active: int
-    contracts: Mapping[str, str]
+    contracts: Mapping[str, Msg]
     total: int
     target: int
     systems: tuple[str, ...]
-    validate: Callable[[Game, System, Hand, Mapping[str, Any]], dict[str, list[str]]]
+    validate: Callable[[Game, System, Hand, Mapping[str, Any]], dict[str, list[Msg]]]
     params: tuple[Param, ...] = ()
     clockwise: bool = True
     """Which way the deal passes; players are listed in that order (the new-table page says
@@ -85,11 +86,11 @@ class Game:
     bids: bool = False
     doublings: bool = True
     trump_required: bool = False
-    description: str = ""
+    description: Msg | str = ""
     bonus_ids: Callable[[str, Mapping[str, Any]], tuple[str, ...]] = field(
         default=lambda system_id, params: ()
     )
-    bonus_names: Mapping[str, str] = field(default_factory=dict)
+    bonus_names: Mapping[str, Msg] = field(default_factory=dict)
     announceable: tuple[str, ...] = ()
     """Bonuses a side may announce before the play (and then fail)."""
     birds: tuple[str, ...] = ()
@@ -102,21 +103,21 @@ class Game:
     counting: str = "bavarian"
     """How card points are counted from the cards taken (`cardpoints`): 'bavarian' (Aces 11,
     Tens 10 …) or 'tarock' (54 cards counted in threes)."""
-    contract_words: Mapping[str, str] = field(default_factory=dict)
+    contract_words: Mapping[str, Msg] = field(default_factory=dict)
     """How players name a contract in a list of hands, where it differs from `contracts`."""
-    heart_words: Mapping[str, str] = field(default_factory=dict)
+    heart_words: Mapping[str, Msg] = field(default_factory=dict)
     """A contract's own name when it is played with hearts (Herzsolo)."""
 
-    def contract_label(self, facts: Mapping[str, Any]) -> str:
+    def contract_label(self, facts: Mapping[str, Any]) -> Msg:
         """'Herzsolo', 'Frage', 'Hand 76', 'Hand Durch', 'Dreier' … as players say it."""
         contract = facts["contract"]
         word = self.heart_words.get(contract) if facts.get("trump") == "herz" else None
         word = word or self.contract_words.get(contract) or self.contracts[contract]
         bid = facts.get("bid", 61)
         if bid == "durch":
-            return f"{word} Durch"
+            return msg("%(contract)s Durch", contract=word)
         if isinstance(bid, int) and bid > 61:
-            return f"{word} {bid}"
+            return msg("%(contract)s %(bid)s", contract=word, bid=bid)
         return word
 
     def asks_trump(self, params: Mapping[str, Any]) -> bool:
@@ -160,18 +161,22 @@ def register_system(system: System) -> System:
 def get_game(game_id: Any) -> Game:
     game = GAMES.get(game_id) if isinstance(game_id, str) else None
     if game is None:
-        raise RuleError.one("game", "unknown game; see GET /api/v1/games")
+        raise RuleError.one("game", msg("unknown game; see GET /api/v1/games"))
     return game
 
 
 def get_system(game: Game, system_id: Any) -> System:
     system = SYSTEMS.get(system_id) if isinstance(system_id, str) else None
     if system is None:
-        raise RuleError.one("system", "unknown payment system")
+        raise RuleError.one("system", msg("unknown payment system"))
     if system.id not in game.systems:
         raise RuleError.one(
             "system",
-            f"'{system.id}' is not a payment system of {game.name}; "
-            f"choose one of: {', '.join(game.systems)}",
+            msg(
+                "'%(system)s' is not a payment system of %(game)s; choose one of: %(choices)s",
+                system=system.id,
+                game=game.name,
+                choices=", ".join(game.systems),
+            ),
         )
     return system

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scorer.domain.model import POT, Hand, Line, Posting, RuleError, Score
+from scorer.domain.message import Msg, msg
+from scorer.domain.model import POT, Hand, Line, Posting, RuleError, Score, pot_name_taken
 from scorer.domain.params import resolve
 from scorer.domain.registry import Deal, Draft, Game, System, get_game, get_system
 
@@ -30,7 +31,7 @@ class Rules:
         game = get_game(game_id)
         system = get_system(game, system_id)
         if params is not None and not isinstance(params, Mapping):
-            raise RuleError.one("params", "must be an object of parameter names and values")
+            raise RuleError.one("params", msg("must be an object of parameter names and values"))
         return cls(game, system, resolve(game.all_params(system), params))
 
     @property
@@ -62,12 +63,17 @@ class Rules:
         multiplier = factor * 2**hand.doublings
         if hand.doublings:
             calls = ", ".join(CALLS[: hand.doublings])
-            lines.append(Line(f"{calls}: ×{2**hand.doublings}"))
+            lines.append(Line(msg("%(calls)s: ×%(factor)s", calls=calls, factor=2**hand.doublings)))
         if factor != 1:
-            text = f"after a draw this hand counts ×{factor}"
-            if factor == self.params.get("max_draw_factor"):
-                text += ", the cap: further draws do not double it"
-            lines.append(Line(text))
+            text = (
+                msg(
+                    "after a draw this hand counts ×%(factor)s, the cap: "
+                    "further draws do not double it"
+                )
+                if factor == self.params.get("max_draw_factor")
+                else msg("after a draw this hand counts ×%(factor)s")
+            )
+            lines.append(Line(text.with_args(factor=factor)))
         postings = draft.postings
         if multiplier != 1:
             postings = [
@@ -79,37 +85,47 @@ class Rules:
     def deal(self, players: Sequence[str], hand: Hand) -> Deal:
         """Check the hand against the game's rules; a RuleError names every broken field."""
         game, system, params = self.game, self.system, self.params
-        errors: dict[str, list[str]] = {}
+        errors: dict[str, list[Msg]] = {}
 
-        def bad(field: str, message: str) -> None:
+        def bad(field: str, message: Msg) -> None:
             errors.setdefault(field, []).append(message)
 
         names = list(players)
         if len(names) != game.active or len(set(names)) != len(names):
-            bad("players", f"{game.name} is played by {game.active} different players")
+            bad(
+                "players",
+                msg(
+                    "%(game)s is played by %(count)s different players",
+                    game=game.name,
+                    count=game.active,
+                ),
+            )
         if any(name.casefold() == POT for name in names):
-            bad("players", f"'{POT}' is the name of the pot: choose another name")
+            bad("players", pot_name_taken())
         if hand.declarer not in names:
-            bad("declarer", "must be one of the players of this hand")
+            bad("declarer", msg("must be one of the players of this hand"))
         if hand.contract not in game.contracts:
-            bad("contract", "must be one of: " + ", ".join(game.contracts))
+            bad("contract", msg("must be one of: %(choices)s", choices=", ".join(game.contracts)))
         if hand.trump is not None and hand.trump not in SUITS:
-            bad("trump", "must be one of: " + ", ".join(SUITS))
+            bad("trump", msg("must be one of: %(choices)s", choices=", ".join(SUITS)))
         for flag in ("all_tricks", "no_tricks"):
             if getattr(hand, flag) and flag not in game.flags:
-                bad(flag, f"{game.name} has no such flag: enter a Valat as a bonus")
+                bad(
+                    flag, msg("%(game)s has no such flag: enter a Valat as a bonus", game=game.name)
+                )
         _check_bid(game, system, params, hand, bad)
         _check_points(game, hand, bad)
         max_doublings = params.get("max_doublings", 0) if game.doublings else 0
         if not 0 <= hand.doublings <= max_doublings:
             bad(
                 "doublings",
-                f"must be 0..{max_doublings}"
-                + ("" if game.doublings else f": {game.name} has no Kontra"),
+                msg("must be 0..%(maximum)s", maximum=max_doublings)
+                if game.doublings
+                else msg("%(game)s has no Kontra", game=game.name),
             )
         allowed_bonuses = game.bonus_ids(system.id, params)
         if hand.bonuses and not allowed_bonuses:
-            bad("bonuses", f"{game.name} has no bonuses")
+            bad("bonuses", msg("%(game)s has no bonuses", game=game.name))
         if not errors:
             for field, messages in game.validate(game, system, hand, params).items():
                 for message in messages:
@@ -139,10 +155,18 @@ class Rules:
                 points -= 1
         smallest = replace(hand, points=points, all_tricks=False, no_tricks=False)
         draft = self.system.pay(replace(deal, hand=smallest))
-        reason = Line(
-            f"Kontra shifts the burden: defenders took {defenders_points}, needed {target}"
-            f" → declarer {'wins' if won else 'loses'} the smallest amount"
+        reason = (
+            msg(
+                "Kontra shifts the burden: defenders took %(points)s, needed %(target)s "
+                "→ declarer wins the smallest amount"
+            )
+            if won
+            else msg(
+                "Kontra shifts the burden: defenders took %(points)s, needed %(target)s "
+                "→ declarer loses the smallest amount"
+            )
         )
+        reason = Line(reason.with_args(points=defenders_points, target=target))
         return Draft(draft.result, draft.postings, [reason, *draft.explanation])
 
 
@@ -163,42 +187,60 @@ def _check_bid(game: Game, system: System, params: Mapping[str, Any], hand: Hand
     bid = hand.bid
     if bid == "durch":
         if not system.durch_bid:
-            bad("bid", f"{system.name} has no Durch bid")
+            bad("bid", msg("%(system)s has no Durch bid", system=system.name))
         elif hand.contract != "hand":
-            bad("bid", "Durch can only be bid as a hand game")
+            bad("bid", msg("Durch can only be bid as a hand game"))
         return
     if bid == 61:
         return
     if not game.bids:
-        bad("bid", f"{game.name} has no bidding: leave the bid at 61")
+        bad("bid", msg("%(game)s has no bidding: leave the bid at 61", game=game.name))
     elif bid not in BIDS:
-        bad("bid", "must be 61..116 in steps of 5" + (" or 'durch'" if system.durch_bid else ""))
+        bad(
+            "bid",
+            msg("must be 61..116 in steps of 5 or 'durch'")
+            if system.durch_bid
+            else msg("must be 61..116 in steps of 5"),
+        )
     elif hand.contract != "hand" and not params.get("pickup_raises"):
-        bad("bid", "a pick-up game (Frage) cannot be bid above 61")
+        bad("bid", msg("a pick-up game (Frage) cannot be bid above 61"))
 
 
 def _check_points(game: Game, hand: Hand, bad) -> None:
     total = game.total
     if hand.all_tricks and hand.no_tricks:
-        bad("all_tricks", "cannot go with no_tricks")
+        bad("all_tricks", msg("cannot go with no_tricks"))
     if hand.contract == "bettel":
         if hand.points is not None:
-            bad("points", "Bettel takes no card points: it is won when the declarer takes no trick")
+            bad(
+                "points",
+                msg("Bettel takes no card points: it is won when the declarer takes no trick"),
+            )
         if hand.all_tricks:
-            bad("all_tricks", "Bettel is won by taking no trick")
+            bad("all_tricks", msg("Bettel is won by taking no trick"))
         return
     if hand.points is None:
-        bad("points", f"the declarer's card points are needed (0..{total})")
+        bad("points", msg("the declarer's card points are needed (0..%(total)s)", total=total))
         return
     if not 0 <= hand.points <= total:
-        bad("points", f"must be 0..{total}")
+        bad("points", msg("card points must be 0..%(maximum)s", maximum=total))
         return
     if hand.all_tricks and hand.points != total:
-        bad("all_tricks", f"taking every trick means all {total} points")
+        bad("all_tricks", msg("taking every trick means all %(total)s points", total=total))
 
 
-POT_SHORT = "the pot holds only"
-"""How the explanation line of a pot that could not pay all it owed begins."""
+def pot_short_line(paid: int, due: int, player: str) -> Msg:
+    return msg(
+        "the pot holds only %(paid)s of the %(due)s cents due to %(player)s: "
+        "it pays what it has and is empty",
+        paid=paid,
+        due=due,
+        player=player,
+    )
+
+
+POT_SHORT = pot_short_line(0, 0, "").id
+"""The id of the line saying that the pot could not pay all it owed in a hand."""
 
 
 def _cap_pot(postings: list[Posting], pot_cents: int | None, lines: list[Line]) -> list[Posting]:
@@ -216,8 +258,7 @@ def _cap_pot(postings: list[Posting], pot_cents: int | None, lines: list[Line]) 
         if paid < p.cents:
             lines.append(
                 Line(
-                    f"{POT_SHORT} {paid} of the {p.cents} cents due to {p.to_account}: "
-                    "it pays what it has and is empty",
+                    pot_short_line(paid, p.cents, p.to_account),
                     cents=paid,
                 )
             )

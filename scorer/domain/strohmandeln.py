@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.domain.bonuses import check_bonuses, check_valat_points, sign
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
-from scorer.domain.payments import direct
+from scorer.domain.payments import direct, won_or_lost_with
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
 
 TOTAL, TARGET = 70, 36
@@ -23,15 +24,15 @@ BIRDS = ("pagat_ultimo", "uhu", "kakadu", "quapil")
 ANNOUNCEABLE = ("rostopschin",)
 """Rostopschin is announced (by either side); the other bonuses are made or not."""
 BONUS_NAMES = {
-    "trull": "Trull",
-    "koenigstrull": "Königstrull",
-    "pagat_ultimo": "Pagat Ultimo",
-    "uhu": "Uhu",
-    "kakadu": "Kakadu",
-    "quapil": "Quapil",
-    "rostopschin": "Rostopschin",
-    "valat": "Valat",
-    "mondfang": "Mondfang",
+    "trull": msg("Trull"),
+    "koenigstrull": msg("Königstrull"),
+    "pagat_ultimo": msg("Pagat Ultimo"),
+    "uhu": msg("Uhu"),
+    "kakadu": msg("Kakadu"),
+    "quapil": msg("Quapil"),
+    "rostopschin": msg("Rostopschin"),
+    "valat": msg("Valat"),
+    "mondfang": msg("Mondfang"),
 }
 
 
@@ -39,8 +40,10 @@ DRAW_FACTORS = (1, 2, 4, 8, 16, 32, 64)
 MAX_DRAW_FACTOR = Param(
     "max_draw_factor",
     8,
-    "höchstens so viel zählt ein Spiel nach Unentschieden in Folge: 1, 2, 4, 8, 16, 32 oder "
-    "64 (8: nach drei Unentschieden ×8, jedes weitere verdoppelt nicht mehr; 1: nie doppelt)",
+    msg(
+        "the most a hand counts after draws in a row: 1, 2, 4, 8, 16, 32 or 64 (8: ×8 after "
+        "three draws, any further draw doubles no more; 1: never doubled)"
+    ),
     "int",
     minimum=1,
     maximum=DRAW_FACTORS[-1],
@@ -67,7 +70,7 @@ class Table:
     big_win: int | None
     big_loss: int | None
     bonuses: Mapping[str, int]
-    trull_note: str
+    trull_note: Msg
 
     def bonus_ids(self, params: Mapping[str, Any]) -> tuple[str, ...]:
         """The bonuses this table scores with the session's switches."""
@@ -77,24 +80,25 @@ class Table:
             if (params.get("mondfang") if b == "mondfang" else params.get(f"bonus_{b}", True))
         )
 
-    def contract_points(self, deal: Deal) -> tuple[int, str, str]:
+    def contract_points(self, deal: Deal) -> tuple[int, str, Msg]:
         """Signed game points for the contract, the result and the explanation."""
         p, params = deal.points, deal.params
         passed = deal.hand.contract == "passed"
         draw = 2 * p == TOTAL
         if draw and not params["draw_is_loss"]:
-            return 0, "draw", "35 to 35: a draw, only bonuses are paid"
+            return 0, "draw", msg("35 to 35: a draw, only bonuses are paid")
         if passed:
             if p >= TARGET:
-                return self.passed, "won", f"both passed, {p} of 70 wins"
-            return -self.passed, "lost", f"both passed, {p} of 70 loses"
+                return self.passed, "won", msg("both passed, %(points)s of 70 wins", points=p)
+            return -self.passed, "lost", msg("both passed, %(points)s of 70 loses", points=p)
         if p >= TARGET:
             if self.big_win is not None and p >= 45:
-                return self.big_win, "won", f"big win with {p} (45 or more)"
-            return self.win, "won", f"won with {p}"
+                return self.big_win, "won", msg("big win with %(points)s (45 or more)", points=p)
+            return self.win, "won", won_or_lost_with(True, p)
         if self.big_loss is not None and TOTAL - p >= 44:
-            return -self.big_loss, "lost", f"the defender's big win: {TOTAL - p} (44 or more)"
-        why = "35 to 35 counts as lost" if draw else f"lost with {p}"
+            why = msg("the defender's big win: %(points)s (44 or more)", points=TOTAL - p)
+            return -self.big_loss, "lost", why
+        why = msg("35 to 35 counts as lost") if draw else won_or_lost_with(False, p)
         return -self.loss, "lost", why
 
 
@@ -110,7 +114,7 @@ TABLES = {
             big_win=None,
             big_loss=None,
             bonuses={"trull": 1, "koenigstrull": 1, "pagat_ultimo": 1, "mondfang": 1},
-            trull_note="sie in der Hand gehalten werden",
+            trull_note=msg("Trull and Königstrull count when they are held in the hand."),
         ),
         Table(
             "furr",
@@ -131,7 +135,7 @@ TABLES = {
                 "valat": 12,
                 "mondfang": 1,
             },
-            trull_note="sie in Stichen gewonnen werden",
+            trull_note=msg("Trull and Königstrull count when they are won in tricks."),
         ),
         Table(
             "mayr-sedlaczek",
@@ -151,7 +155,7 @@ TABLES = {
                 "valat": 12,
                 "mondfang": 1,
             },
-            trull_note="sie in Stichen gewonnen werden",
+            trull_note=msg("Trull and Königstrull count when they are won in tricks."),
         ),
     )
 }
@@ -159,16 +163,24 @@ TABLES = {
 
 def bonus_points(
     table: Table, bonus_id: str, side: str, made: bool, announced: bool
-) -> tuple[int, str]:
+) -> tuple[int, Msg]:
     name = BONUS_NAMES[bonus_id]
     value = table.bonuses[bonus_id]
+    declarer = side == "declarer"
     if made:
-        return sign(side) * value, f"{name} for the {side}"
+        text = msg("%(bonus)s for the declarer") if declarer else msg("%(bonus)s for the defenders")
+        return sign(side) * value, text.with_args(bonus=name)
     if bonus_id in BIRDS:
-        return -sign(side) * value, f"{name} of the {side} lost: scores for the opponent"
+        text = (
+            msg("%(bonus)s of the declarer lost: scores for the opponent")
+            if declarer
+            else msg("%(bonus)s of the defenders lost: scores for the opponent")
+        )
+        return -sign(side) * value, text.with_args(bonus=name)
     if announced:
-        return -sign(side) * value, f"{name} announced and failed: scores for the opponent"
-    return 0, f"{name} not made"
+        text = msg("%(bonus)s announced and failed: scores for the opponent", bonus=name)
+        return -sign(side) * value, text
+    return 0, msg("%(bonus)s not made", bonus=name)
 
 
 def _payer(table: Table):
@@ -178,7 +190,7 @@ def _payer(table: Table):
         if valat is not None:
             n, text = bonus_points(table, "valat", valat.side, True, valat.announced)
             result = "won" if n > 0 else "lost"
-            lines = [Line(f"{text}: replaces everything else", units=n)]
+            lines = [Line(msg("%(bonus)s: replaces everything else", bonus=text), units=n)]
         else:
             n, result, text = table.contract_points(deal)
             lines = [Line(text, units=n)]
@@ -188,13 +200,9 @@ def _payer(table: Table):
                 lines.append(Line(why, units=points))
         point_cents = deal.params["point_cents"]
         cents = abs(n) * point_cents
-        lines.append(
-            Line(
-                f"{n:+d} points × {point_cents} ct: "
-                + ("the loser pays the winner" if n else "nothing to pay"),
-                cents=cents,
-            )
-        )
+        how = msg("the loser pays the winner") if n else msg("nothing to pay")
+        text = msg("%(points)s points × %(unit)s ct: %(how)s", points=f"{n:+d}", unit=point_cents)
+        lines.append(Line(text.with_args(how=how), cents=cents))
         return Draft(result, direct(deal, cents, n > 0), lines)
 
     return pay_table
@@ -211,20 +219,18 @@ def made_valat(hand: Hand) -> Bonus | None:
 
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
     table = TABLES[system.id]
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Msg]] = {}
     if hand.no_tricks:
-        errors["no_tricks"] = ["enter the defenders' Valat as the Valat bonus"]
+        errors["no_tricks"] = [msg("enter the defenders' Valat as the Valat bonus")]
     if hand.all_tricks:
         given = next((b for b in hand.bonuses if b.id == "valat"), None)
         if "valat" not in table.bonuses:
-            errors["all_tricks"] = [f"{table.name}'s table has no Valat"]
+            errors["all_tricks"] = [msg("%(table)s's table has no Valat", table=table.name)]
         elif given is not None and (given.side != "declarer" or not given.made):
-            errors["all_tricks"] = ["every trick to the declarer is the declarer's Valat"]
-    messages = check_bonuses(
-        hand.bonuses, table.bonus_ids(params), f"with {table.name}'s table at this table"
-    )
+            errors["all_tricks"] = [msg("every trick to the declarer is the declarer's Valat")]
+    messages = check_bonuses(hand.bonuses, table.bonus_ids(params), system.name)
     messages += [
-        f"'{b.id}' is not announced in Strohmandeln"
+        msg("'%(bonus)s' is not announced in Strohmandeln", bonus=b.id)
         for b in hand.bonuses
         if b.announced and b.id not in ANNOUNCEABLE
     ]
@@ -238,28 +244,35 @@ for _table in TABLES.values():
     register_system(
         System(
             id=_table.system_id,
-            name=f"Strohmandeln nach {_table.name}",
-            description=f"Werte nach {_table.name}; Trull und Königstrull zählen, wenn "
-            f"{_table.trull_note}.",
+            name=msg("Strohmandeln after %(author)s", author=_table.name),
+            description=msg(
+                "Values after %(author)s; %(trull)s", author=_table.name, trull=_table.trull_note
+            ),
             params=(
-                Param("point_cents", 10, "Wert eines Punktes (Cent)", minimum=1),
+                Param("point_cents", 10, msg("the value of a point (cents)"), minimum=1),
                 Param(
                     "draw_is_loss",
                     False,
-                    "35 zu 35 zählt für den Spieler als verloren statt unentschieden",
+                    msg("35 to 35 counts as lost for the declarer instead of a draw"),
                     "bool",
                 ),
                 Param(
                     "draw_doubles_next",
                     True,
-                    "nach einem Unentschieden zählt das nächste Spiel "
-                    "doppelt (zweimal hintereinander: vierfach)",
+                    msg("after a draw the next hand counts double (twice in a row: fourfold)"),
                     "bool",
                 ),
                 MAX_DRAW_FACTOR,
-                Param("mondfang", False, "Mondfang (Sküs fängt den Mond) zählt 1", "bool"),
+                Param(
+                    "mondfang", False, msg("Mondfang (the Sküs catches the Mond) counts 1"), "bool"
+                ),
                 *(
-                    Param(f"bonus_{b}", True, f"{BONUS_NAMES[b]} wird gezählt", "bool")
+                    Param(
+                        f"bonus_{b}",
+                        True,
+                        msg("%(bonus)s is counted", bonus=BONUS_NAMES[b]),
+                        "bool",
+                    )
                     for b in _table.bonuses
                     if b != "mondfang"
                 ),
@@ -271,17 +284,19 @@ for _table in TABLES.values():
 register_game(
     Game(
         id="strohmandeln",
-        name="Strohmandeln",
+        name=msg("Strohmandeln"),
         players=(2,),
         active=2,
-        contracts={"game": "Spiel (aufgenommen)", "passed": "Beide gepasst"},
+        contracts={"game": msg("Game (picked up)"), "passed": msg("Both passed")},
         total=TOTAL,
         target=TARGET,
         systems=tuple(TABLES),
         validate=validate,
         doublings=False,
-        description="Tarock zu zweit mit zwei Strohmännern; 36 von 70 gewinnen, 35 zu 35 ist "
-        "unentschieden und das nächste Spiel zählt doppelt.",
+        description=msg(
+            "Tarock for two with two dummies; 36 of 70 wins, 35 to 35 is a draw and the next "
+            "hand counts double."
+        ),
         bonus_ids=lambda system_id, params: TABLES[system_id].bonus_ids(params),
         bonus_names=BONUS_NAMES,
         announceable=ANNOUNCEABLE,

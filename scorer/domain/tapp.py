@@ -7,20 +7,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorer.domain.bonuses import check_bonuses, check_valat_points, sign
+from scorer.domain.bonuses import bonus_line, check_bonuses, check_valat_points, sign
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
-from scorer.domain.payments import direct
+from scorer.domain.payments import direct, each_defender
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
 
 CONTRACT_VALUES = {"dreier": 3, "unterer": 4, "oberer": 5, "solo": 8}
-CONTRACT_NAMES = {"dreier": "Dreier", "unterer": "Unterer", "oberer": "Oberer", "solo": "Solo"}
+CONTRACT_NAMES = {
+    "dreier": msg("Dreier"),
+    "unterer": msg("Unterer"),
+    "oberer": msg("Oberer"),
+    "solo": msg("Solo"),
+}
 BONUS_NAMES = {
-    "koepfe": "Köpfe",
-    "trull": "Tarock-Trull",
-    "koenigstrull": "Königstrull",
-    "pagat_ultimo": "Pagat Ultimo",
-    "valat": "Valat",
+    "koepfe": msg("Köpfe (heads)"),
+    "trull": msg("Tarock-Trull"),
+    "koenigstrull": msg("Königstrull"),
+    "pagat_ultimo": msg("Pagat Ultimo"),
+    "valat": msg("Valat"),
 }
 SILENT = {"koepfe": 1, "trull": 3, "koenigstrull": 3, "pagat_ultimo": 4, "valat": 12}
 ANNOUNCED = {"pagat_ultimo": 8, "valat": 24}
@@ -34,16 +40,16 @@ def bonus_value(bonus: Bonus, contract: str) -> int:
     return value
 
 
-def bonus_points(bonus: Bonus, contract: str) -> tuple[int, str]:
+def bonus_points(bonus: Bonus, contract: str) -> tuple[int, Msg]:
     """Signed game points (declarer's view) and the explanation for one bonus."""
-    name = BONUS_NAMES[bonus.id] + (" announced" if bonus.announced else "")
     value = bonus_value(bonus, contract)
+    text = bonus_line(BONUS_NAMES[bonus.id], bonus)
     if bonus.made:
-        return sign(bonus.side) * value, f"{name}, made by the {bonus.side}"
+        return sign(bonus.side) * value, text
     if bonus.announced:
         # An announced bonus that fails counts against the announcer.
-        return -sign(bonus.side) * value, f"{name}, failed"
-    return 0, f"{name}, not made"
+        return -sign(bonus.side) * value, text
+    return 0, text
 
 
 def pay(deal: Deal) -> Draft:
@@ -53,15 +59,23 @@ def pay(deal: Deal) -> Draft:
     if valat is not None:
         # Valat replaces the contract and every other bonus.
         n, text = bonus_points(valat, contract)
-        lines = [Line(f"{text}: replaces the contract and every other bonus", units=n)]
+        lines = [
+            Line(msg("%(bonus)s: replaces the contract and every other bonus", bonus=text), units=n)
+        ]
         result = "won" if n > 0 else "lost"
     else:
         value = CONTRACT_VALUES[contract]
         n = value if won else -value
+        heading = (
+            msg("%(contract)s won with %(points)s of %(total)s")
+            if won
+            else msg("%(contract)s lost with %(points)s of %(total)s")
+        )
         lines = [
             Line(
-                f"{CONTRACT_NAMES[contract]} {'won' if won else 'lost'} with "
-                f"{deal.points} of {TOTAL}",
+                heading.with_args(
+                    contract=CONTRACT_NAMES[contract], points=deal.points, total=TOTAL
+                ),
                 units=n,
             )
         ]
@@ -71,27 +85,29 @@ def pay(deal: Deal) -> Draft:
             lines.append(Line(text, units=points))
         result = "won" if won else "lost"
     cents = abs(n) * deal.params["point_cents"]
-    lines.append(
-        Line(
-            f"{n:+d} points × {deal.params['point_cents']} ct: "
-            + ("each defender pays" if n > 0 else "paid to each defender" if n < 0 else "nothing"),
-            cents=cents,
-        )
-    )
+    lines.append(Line(points_times(n, deal.params["point_cents"]), cents=cents))
     return Draft(result, direct(deal, cents, n > 0), lines)
 
 
+def points_times(n: int, point_cents: int) -> Msg:
+    """ "+5 points × 10 ct: each defender pays"."""
+    how = each_defender(n > 0) if n else msg("nothing")
+    return msg(
+        "%(points)s points × %(unit)s ct: %(how)s", points=f"{n:+d}", unit=point_cents, how=how
+    )
+
+
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
-    errors: dict[str, list[str]] = {}
-    messages = check_bonuses(hand.bonuses, SILENT, "in Tapp Tarock")
+    errors: dict[str, list[Msg]] = {}
+    messages = check_bonuses(hand.bonuses, SILENT, game.name)
     announced = [b for b in hand.bonuses if b.announced]
     for bonus in announced:
         if bonus.id not in ANNOUNCED:
-            messages.append(f"'{bonus.id}' cannot be announced")
+            messages.append(msg("'%(bonus)s' cannot be announced", bonus=bonus.id))
         if bonus.side != "declarer":
-            messages.append("only the declarer announces")
+            messages.append(msg("only the declarer announces"))
     if len(announced) > 1:
-        messages.append("the declarer announces one of Pagat Ultimo or Valat, not both")
+        messages.append(msg("the declarer announces one of Pagat Ultimo or Valat, not both"))
     messages += check_valat_points(hand, TOTAL)
     if messages:
         errors["bonuses"] = messages
@@ -101,10 +117,12 @@ def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
 register_system(
     System(
         id="tapp-points",
-        name="Tapp-Punkte",
-        description="Spielpunkte: Dreier 3, Unterer 4, Oberer 5, Solo 8, dazu Prämien; "
-        "jeder Gegenspieler zahlt die Punkte.",
-        params=(Param("point_cents", 10, "Wert eines Punktes (Cent)", minimum=1),),
+        name=msg("Tapp points"),
+        description=msg(
+            "Game points: Dreier 3, Unterer 4, Oberer 5, Solo 8, plus bonuses; "
+            "each defender pays the points."
+        ),
+        params=(Param("point_cents", 10, msg("the value of a point (cents)"), minimum=1),),
         pay=pay,
     )
 )
@@ -112,7 +130,7 @@ register_system(
 register_game(
     Game(
         id="tapp-tarock",
-        name="Tapp-Tarock",
+        name=msg("Tapp-Tarock"),
         players=(3,),
         active=3,
         contracts=CONTRACT_NAMES,
@@ -122,9 +140,7 @@ register_game(
         validate=validate,
         clockwise=False,
         doublings=False,
-        description=(
-            "54 Karten, drei Spieler, gegen den Uhrzeigersinn. Der Spieler braucht 36 von 70."
-        ),
+        description=msg("54 cards, three players, counter-clockwise. The declarer needs 36 of 70."),
         bonus_ids=lambda system_id, params: tuple(SILENT),
         bonus_names=BONUS_NAMES,
         announceable=tuple(ANNOUNCED),

@@ -43,6 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 
@@ -134,7 +135,7 @@ def swap(tables: Sequence[Sequence[str]], a: str, b: str) -> list[list[str]]:
     seats = {name: (t, s) for t, table in enumerate(result) for s, name in enumerate(table)}
     for name in (a, b):
         if name not in seats:
-            raise ValueError(f"{name!r} has no seat at these tables")
+            raise ValueError(msg("'%(name)s' has no seat at these tables", name=name))
     (ta, sa), (tb, sb) = seats[a], seats[b]
     result[ta][sa], result[tb][sb] = b, a
     return result

@@ -1,7 +1,9 @@
 """The balance chart of an evening: each player's running balance as a self-contained SVG.
 
 No Flask here: `balance_series` reads the ledger's balances after each hand,
-`balance_chart_svg` turns plain numbers into SVG text. The chart must read on a
+`balance_chart_svg` turns plain numbers into SVG text. Its words and its amounts come from
+the caller, in the reader's language (`axis`, `label`, `value_text`); without them it
+writes German, the app's default. The chart must read on a
 black-and-white printout, so every player gets a dash pattern as well as a colour, and the
 legend repeats both.
 """
@@ -9,7 +11,7 @@ legend repeats both.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from scorer.domain.money import format_euros
@@ -20,6 +22,7 @@ DASHES = ("", "7 3", "2 2.5", "9 3 2 3", "4 4", "1 4")
 MAX_POINTS = 400
 """Points per line at most; longer evenings are thinned to keep the SVG small."""
 FONT = "DejaVu Sans, Verdana, sans-serif"
+QUOTE = {'"': "&quot;"}
 
 
 def balance_series(
@@ -43,11 +46,17 @@ def balance_chart_svg(
     points: bool = False,
     numbers: Sequence[int] | None = None,
     axis: str = "Spiel Nr.",
+    label: str = "Verlauf der Kontostände",
+    value_text: Callable[[int], str] | None = None,
 ) -> str:
     """An SVG line chart of `series` (cents per player, index 0 = before the first hand);
     with `points`, the values are tournament points rather than cents. `numbers` are the
     hand numbers of the points (0 before the first hand), so that a struck-out hand leaves
-    a gap on the axis rather than renumbering the others; without it, 0, 1, 2 …"""
+    a gap on the axis rather than renumbering the others; without it, 0, 1, 2 … `axis`
+    names the x axis, `label` the whole chart (for a screen reader), and `value_text`
+    writes a value of the y axis (German euros or points unless given)."""
+    if value_text is None:
+        value_text = _points if points else format_euros
     players = list(players)
     length = max((len(series.get(p, ())) for p in players), default=0)
     numbers = list(numbers) if numbers is not None else list(range(length))
@@ -71,7 +80,7 @@ def balance_chart_svg(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{FONT}" font-size="11" '
-        f'role="img" aria-label="Verlauf der Kontostände">',
+        f'role="img" aria-label="{escape(label, QUOTE)}">',
         f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
         'fill="none" stroke="#999" stroke-width="0.6"/>',
     ]
@@ -86,7 +95,7 @@ def balance_chart_svg(
             )
         out.append(
             f'<text x="{left - 5}" y="{_n(y(tick) + 3.5)}" text-anchor="end">'
-            f"{escape(_points(tick) if points else format_euros(tick))}</text>"
+            f"{escape(value_text(tick))}</text>"
         )
         tick += step
     # x ticks: hand numbers

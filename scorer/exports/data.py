@@ -8,7 +8,9 @@ out again, so a file cannot smuggle in balances of its own.
 
 `parse_import` trusts nothing: it checks types and sizes, then folds the hands through the
 rules engine (no database), so a broken or hostile file is refused with field messages
-before anything is written. `csv_rows` is the spreadsheet: one row per hand and player.
+before anything is written; the messages are data, said in the reader's language.
+`csv_rows` is the spreadsheet: one row per hand and player, its numbers written as a
+spreadsheet in the reader's language reads them.
 """
 
 from __future__ import annotations
@@ -16,12 +18,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from babel.numbers import get_decimal_symbol
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_ID, MAX_NAME, STORED_FIELDS, parse_hand
 from scorer.domain.ledger import Ledger, Lineup, Settlement
-from scorer.domain.model import POT
+from scorer.domain.message import Msg, msg
+from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.operations import MAX_HANDS, MAX_TABLE_NAME, ledger_for
@@ -35,7 +41,9 @@ VERSION = 1
 MAX_PLAYERS = 8
 MAX_PARAMS = 64
 
-NOT_A_HAFERL_FILE = f"this is not a Haferl session file (format must be '{FORMAT}')"
+NOT_A_HAFERL_FILE = msg(
+    "this is not a Haferl session file (format must be '%(format)s')", format=FORMAT
+)
 
 DOCUMENT_FIELDS = {
     "format",
@@ -72,6 +80,8 @@ CSV_HAND_COLUMNS = (
     "result",
     "player",
 )
+"""The column names: the file's schema, the same in every language (scripts read them);
+the numbers in the rows are written for a spreadsheet in the reader's language."""
 CSV_HEADER = (*CSV_HAND_COLUMNS, "cents", "euros", "pot_after_cents")
 CSV_POINTS_HEADER = (*CSV_HAND_COLUMNS, "score")
 """A tournament table scores in points, not money: its sheet has the points only."""
@@ -163,9 +173,9 @@ def load_document(raw: bytes) -> Any:
     try:
         document = json.loads(raw.decode("utf-8-sig"))
     except (ValueError, RecursionError) as exc:
-        raise MalformedDocument("the file must be well-formed JSON in UTF-8") from exc
+        raise MalformedDocument(msg("the file must be well-formed JSON in UTF-8")) from exc
     if contains_nul(document):
-        raise MalformedDocument("text may not contain NUL characters")
+        raise MalformedDocument(msg("text may not contain NUL characters"))
     return document
 
 
@@ -174,34 +184,37 @@ def parse_import(doc: Any) -> ImportPlan:
 
     Raises RuleError with field messages (`hands[3].hand.points`: position 3 of the list)."""
     if not isinstance(doc, dict):
-        raise RuleError.one("document", "must be a JSON object (a Haferl session export)")
+        raise RuleError.one("document", msg("must be a JSON object (a Haferl session export)"))
     if doc.get("format") != FORMAT:
         raise RuleError.one("format", NOT_A_HAFERL_FILE)
     version = doc.get("version")
     if not _is_int(version) or version != VERSION:
-        raise RuleError.one("version", f"this Haferl reads version {VERSION} of the file only")
+        raise RuleError.one(
+            "version",
+            msg("this Haferl reads version %(version)s of the file only", version=VERSION),
+        )
 
     errors: dict[str, list[str]] = {}
 
-    def bad(field: str, message: str) -> None:
+    def bad(field: str, message: Msg) -> None:
         errors.setdefault(field, []).append(message)
 
     _unknown_fields(doc, DOCUMENT_FIELDS, bad)
     name = doc.get("name", "")
     if not _text(name, MAX_TABLE_NAME, empty=True):
-        bad("name", f"must be text of at most {MAX_TABLE_NAME} characters")
+        bad("name", msg("must be text of at most %(limit)s characters", limit=MAX_TABLE_NAME))
     game, system = doc.get("game"), doc.get("system")
     if not _text(game, MAX_ID):
-        bad("game", "must be the id of a game")
+        bad("game", msg("must be the id of a game"))
     if not _text(system, MAX_ID):
-        bad("system", "must be the id of a payment system")
+        bad("system", msg("must be the id of a payment system"))
     params = doc.get("params", {})
     if params is None:
         params = {}
     if not isinstance(params, dict) or len(params) > MAX_PARAMS:
-        bad("params", f"must be an object of at most {MAX_PARAMS} parameters")
+        bad("params", msg("must be an object of at most %(count)s parameters", count=MAX_PARAMS))
     elif not all(_text(k, MAX_ID) and _scalar(v) for k, v in params.items()):
-        bad("params", "names and values must be short texts, numbers or true/false")
+        bad("params", msg("names and values must be short texts, numbers or true/false"))
     players = _players(doc.get("players"), bad)
     first_dealer = doc.get("first_dealer")
     if first_dealer is None and players:
@@ -209,32 +222,34 @@ def parse_import(doc: Any) -> ImportPlan:
     lineups = _lineups(doc.get("lineups"), players, bad)
     start = list(lineups[0].players) if lineups else players
     if start and first_dealer not in start:
-        bad("first_dealer", "must be one of the players")
+        bad("first_dealer", msg("must be one of the players"))
     closed = doc.get("closed", False)
     if not isinstance(closed, bool):
-        bad("closed", "must be true or false")
+        bad("closed", msg("must be true or false"))
     scoring = doc.get("scoring", "money")
     if scoring not in SCORINGS:
-        bad("scoring", "must be 'money' or 'points'")
+        bad("scoring", msg("must be 'money' or 'points'"))
     elif scoring == "points" and len(lineups) > 1:
-        bad("lineups", "at a tournament table the draw decides who plays")
+        bad("lineups", msg("at a tournament table the draw decides who plays"))
     hands_planned = doc.get("hands_planned")
     if hands_planned is not None and not (
         _is_int(hands_planned) and 0 < hands_planned <= MAX_HANDS
     ):
-        bad("hands_planned", f"must be a whole number 1..{MAX_HANDS} or null")
+        bad(
+            "hands_planned", msg("must be a whole number 1..%(maximum)s or null", maximum=MAX_HANDS)
+        )
     created_at = doc.get("created_at")
     if created_at is not None and not _text(created_at, MAX_ID):
-        bad("created_at", "must be a date and time (text)")
+        bad("created_at", msg("must be a date and time (text)"))
     if not isinstance(doc.get("balances", {}), dict):
-        bad("balances", "must be an object")
+        bad("balances", msg("must be an object"))
     if not isinstance(doc.get("transfers", []), list):
-        bad("transfers", "must be a list")
+        bad("transfers", msg("must be a list"))
     entries = doc.get("hands", [])
     if not isinstance(entries, list):
-        bad("hands", "must be a list")
+        bad("hands", msg("must be a list"))
     elif len(entries) > MAX_HANDS:
-        bad("hands", f"at most {MAX_HANDS} hands")
+        bad("hands", msg("at most %(count)s hands", count=MAX_HANDS))
     if errors:
         raise RuleError(errors)
 
@@ -244,7 +259,9 @@ def parse_import(doc: Any) -> ImportPlan:
         rules, tuple(start), first_dealer, points_only=scoring == "points", lineups=changes
     )
     if changes and changes[-1].at > len(entries) + 1:
-        raise RuleError.one("lineups", "a change of players must come before a hand of the file")
+        raise RuleError.one(
+            "lineups", msg("a change of players must come before a hand of the file")
+        )
     hands = tuple(_hands(entries, list(ledger.everyone), ledger, hands_planned))
     stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
     return ImportPlan(
@@ -277,25 +294,28 @@ def _hands(
         where = f"hands[{index}]"
         errors: dict[str, list[str]] = {}
 
-        def bad(field: str, message: str, where: str = where, errors=errors) -> None:
+        def bad(field: str, message: Msg, where: str = where, errors=errors) -> None:
             errors.setdefault(f"{where}.{field}" if field else where, []).append(message)
 
         if not isinstance(entry, dict):
-            raise RuleError.one(where, "must be an object with number, dealer, hand, voided")
+            raise RuleError.one(where, msg("must be an object with number, dealer, hand, voided"))
         _unknown_fields(entry, HAND_ENTRY_FIELDS, bad)
         number = entry.get("number")
         if not _is_int(number):
-            bad("number", "must be a whole number")
+            bad("number", msg("must be a whole number"))
         elif number in seen:
-            bad("number", f"hand number {number} appears twice")
+            bad("number", msg("hand number %(number)s appears twice", number=number))
         elif number != index + 1:
-            bad("number", f"must be {index + 1}: hands are numbered 1, 2, 3, … in order")
+            bad(
+                "number",
+                msg("must be %(number)s: hands are numbered 1, 2, 3, … in order", number=index + 1),
+            )
         dealer = entry.get("dealer")
         if dealer not in players:
-            bad("dealer", "must be one of the players")
+            bad("dealer", msg("must be one of the players"))
         voided = entry.get("voided", False)
         if not isinstance(voided, bool):
-            bad("voided", "must be true or false")
+            bad("voided", msg("must be true or false"))
         try:
             hand = parse_hand(entry.get("hand"), ledger.rules.game, fields=STORED_FIELDS)
         except RuleError as exc:
@@ -304,7 +324,13 @@ def _hands(
                 for message in messages:
                     bad("hand" if field == "hand" else f"hand.{field}", message)
         if hands_planned is not None and live >= hands_planned:
-            bad("", f"the table's {hands_planned} planned hands were all entered before it")
+            bad(
+                "",
+                msg(
+                    "the table's %(count)s planned hands were all entered before it",
+                    count=hands_planned,
+                ),
+            )
         if errors:
             raise RuleError(errors)
         seen.add(number)
@@ -320,7 +346,7 @@ def _hands(
 
 def _players(value: Any, bad, field: str = "players") -> list[str]:
     if not isinstance(value, list) or not 0 < len(value) <= MAX_PLAYERS:
-        bad(field, f"must be a list of 1..{MAX_PLAYERS} names")
+        bad(field, msg("must be a list of 1..%(count)s names", count=MAX_PLAYERS))
         return []
     try:
         clean = [clean_name(v, field, MAX_NAME) for v in value]
@@ -328,14 +354,14 @@ def _players(value: Any, bad, field: str = "players") -> list[str]:
         bad(field, exc.fields[field][0])
         return []
     if clean != value:
-        bad(field, "names must be written as Haferl stores them (no extra spaces)")
+        bad(field, msg("names must be written as Haferl stores them (no extra spaces)"))
         return []
     if len({v.casefold() for v in value}) != len(value):
-        bad(field, "names must be different")
+        bad(field, msg("names must be different"))
         return []
     if any(v.casefold() == POT for v in value):
         # The pot is an account of the ledger: a player of that name would be merged into it.
-        bad(field, f"'{POT}' is the name of the pot: choose another name")
+        bad(field, pot_name_taken())
         return []
     return list(value)
 
@@ -346,34 +372,34 @@ def _lineups(value: Any, players: list[str], bad) -> list[Lineup]:
     if value is None:
         return []
     if not isinstance(value, list) or not 0 < len(value) <= MAX_LINEUPS:
-        bad("lineups", f"must be a list of 1..{MAX_LINEUPS} lineups")
+        bad("lineups", msg("must be a list of 1..%(count)s lineups", count=MAX_LINEUPS))
         return []
     lineups: list[Lineup] = []
     for index, entry in enumerate(value):
         where = f"lineups[{index}]"
         if not isinstance(entry, dict):
-            bad(where, "must be an object with at, players, dealer")
+            bad(where, msg("must be an object with at, players, dealer"))
             return []
         _unknown_fields(entry, LINEUP_FIELDS, lambda k, m, w=where: bad(f"{w}.{k}", m))
         at, dealer = entry.get("at"), entry.get("dealer")
         names = _players(entry.get("players"), bad, f"{where}.players")
         expected_first = index == 0 and at != 1
         if not _is_int(at) or expected_first or (lineups and at <= lineups[-1].at):
-            bad(f"{where}.at", "must be the number of the first hand, 1 for the first lineup")
+            bad(f"{where}.at", msg("must be the number of the first hand, 1 for the first lineup"))
             return []
         if dealer not in names:
-            bad(f"{where}.dealer", "must be one of the players")
+            bad(f"{where}.dealer", msg("must be one of the players"))
             return []
         lineups.append(Lineup(at, tuple(names), dealer))
     if players and list(lineups[-1].players) != players:
-        bad("players", "must be the players of the last lineup")
+        bad("players", msg("must be the players of the last lineup"))
     return lineups
 
 
 def _unknown_fields(data: dict[str, Any], known: set[str], bad) -> None:
     """Name the first few unknown keys (shortened: they come from the file)."""
     for key in [k for k in data if k not in known][:5]:
-        bad(key[:MAX_ID], "unknown field")
+        bad(key[:MAX_ID], msg("unknown field"))
 
 
 def _is_int(value: Any) -> bool:
@@ -398,10 +424,12 @@ def _scalar(value: Any) -> bool:
 # --- CSV -------------------------------------------------------------------------------
 
 
-def csv_rows(session: TableSession, records: Iterable[HandRecord]) -> Iterator[Sequence[Any]]:
+def csv_rows(
+    session: TableSession, records: Iterable[HandRecord], lang: str = "de"
+) -> Iterator[Sequence[Any]]:
     """The header, then one row per live hand and player (voided hands are not in the
     ledger, so not in the sheet). Text cells are escaped against formula injection; the
-    numbers are written by us and stay numbers for the spreadsheet."""
+    numbers are written by us and stay numbers for a spreadsheet in `lang`."""
     points_only = session.scoring == "points"
     ledger = ledger_for(session)
     has_pot = not points_only and ledger.has_pot
@@ -431,7 +459,7 @@ def csv_rows(session: TableSession, records: Iterable[HandRecord]) -> Iterator[S
                 yield (*row, amount)
             else:
                 pot = record.pot_after if has_pot and record.pot_after is not None else ""
-                yield (*row, amount, euros(amount), pot)
+                yield (*row, amount, euros(amount, lang), pot)
 
 
 def safe_cell(value: Any) -> Any:
@@ -447,9 +475,14 @@ def safe_cell(value: Any) -> Any:
     return text
 
 
-def euros(cents: int) -> str:
-    """German decimal comma, ASCII minus, no thousands separator and no € sign: the form
-    a German spreadsheet reads as a number ('-1234,50')."""
+def euros(cents: int, lang: str = "de") -> str:
+    """The language's decimal mark, ASCII minus, no thousands separator and no € sign: the
+    form a spreadsheet in that language reads as a number ('-1234,50', '-1234.50')."""
     sign = "-" if cents < 0 else ""
     whole, rest = divmod(abs(cents), 100)
-    return f"{sign}{whole},{rest:02d}"
+    return f"{sign}{whole}{_decimal_mark(lang)}{rest:02d}"
+
+
+@cache
+def _decimal_mark(lang: str) -> str:
+    return get_decimal_symbol(lang)

@@ -4,6 +4,11 @@
 `render_template` and styles it with `static/print.css`. Nothing is fetched from the
 network: the fetcher serves files below `static/` and `data:` URIs only.
 
+**The reader's language.** A sheet is written in German or English (`file_language`): the
+HTML is rendered here, in the request, under `force_locale`, and the child process that
+lays out the PDF only sees that HTML. The cached file's name carries the language, so a
+German and an English sheet of the same table are two files.
+
 Two choices shape this module:
 
 - **Page-sized chunks.** A running total carried from page to page ("Übertrag") is not
@@ -25,29 +30,43 @@ from __future__ import annotations
 import base64
 import math
 import os
+import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, render_template
+from flask_babel import force_locale, format_date, format_decimal, format_time
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from scorer import operations
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
-from scorer.domain.money import format_euros
 from scorer.domain.registry import Game
 from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.exports.weasy import write_pdf
+from scorer.i18n import LOCALES, chosen_language
+from scorer.i18n.catalogue import euros, pot_short, say
 from scorer.models import HandRecord, TableSession
 from scorer.operations import Standing
-from scorer.table.messages import pot_short
 
-RESULT_WORDS = {"won": "gewonnen", "lost": "verloren", "draw": "unentschieden"}
-SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
+RESULT_WORDS = {"won": _l("won"), "lost": _l("lost"), "draw": _l("draw")}
+SUIT_NAMES = {
+    "eichel": _l("Acorns"),
+    "gras": _l("Leaves"),
+    "herz": _l("Hearts"),
+    "schellen": _l("Bells"),
+}
 DOUBLINGS = ("", "Kontra", "Re", "Supp", "Resupp", "Hirsch")
+"""Card terms: the same words in English."""
 POT_PARAMS = ("stake_cents", "refill", "pot_at_end")
 TIMEZONE = "Europe/Berlin"
 FIGURE_SPACE = "\u2007"  # as wide as a digit: right-aligns numbers in a left-aligned column
@@ -87,31 +106,50 @@ class Chunk:
     last: bool
 
 
+def file_language() -> str:
+    """The language of a printed sheet or a spreadsheet: the reader's (`?lang=`, the
+    device's cookie, the browser's Accept-Language), else German, under /api/ too: these
+    files are opened from a page, so they fall back to German as the pages do."""
+    return chosen_language(default="de")
+
+
+@contextmanager
+def in_language(lang: str | None = None) -> Iterator[str]:
+    """Everything said inside is in `lang` (default: `file_language()`)."""
+    lang = lang or file_language()
+    with force_locale(LOCALES.get(lang, lang)):
+        yield lang
+
+
 def score_sheet(session: TableSession) -> bytes:
-    """The score sheet of `session`, rendered once per version of the table: a second
-    request for an unchanged table reads the file (`<PDF_CACHE>/<key>-<version>.pdf`, by
-    default in `instance/pdf-cache`). Older versions of the table's sheet are removed when
-    a new one is written."""
+    """The score sheet of `session` in the reader's language, rendered once per version of
+    the table and language: a second request for an unchanged table reads the file
+    (`<PDF_CACHE>/<key>-<version>-<language>.pdf`, by default in `instance/pdf-cache`).
+    Sheets of older versions of the table are removed when a new one is written."""
+    lang = file_language()
     folder = Path(current_app.config["PDF_CACHE"])
-    path = folder / f"{session.key}-{session.version}.pdf"
+    path = folder / f"{session.key}-{session.version}-{lang}.pdf"
     try:
         return path.read_bytes()
     except FileNotFoundError:
         pass
-    pdf = render_pdf(session)
+    pdf = render_pdf(session, lang)
     folder.mkdir(exist_ok=True)
     partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
     partial.write_bytes(pdf)
     os.replace(partial, path)
+    current = f"{session.key}-{session.version}-"
     for old in folder.glob(f"{session.key}-*.pdf"):
-        if old != path:
+        if not old.name.startswith(current):
             old.unlink(missing_ok=True)
     return pdf
 
 
-def render_pdf(session: TableSession) -> bytes:
-    """The score sheet of `session` as PDF bytes."""
-    html = render_template("exports/sheet.html", **sheet_context(session))
+def render_pdf(session: TableSession, lang: str | None = None) -> bytes:
+    """The score sheet of `session` as PDF bytes, in `lang` (default: `file_language()`).
+    The HTML is rendered here, in that language; the child only lays it out."""
+    with in_language(lang) as lang:
+        html = render_template("exports/sheet.html", **sheet_context(session, lang))
     return html_to_pdf(html, "print.css")
 
 
@@ -121,8 +159,14 @@ def html_to_pdf(html: str, stylesheet: str) -> bytes:
     return write_pdf(html, Path(current_app.static_folder or "static"), stylesheet)
 
 
-def sheet_context(session: TableSession) -> dict[str, Any]:
-    """Everything the template shows, as strings and lists."""
+def sheet_context(session: TableSession, lang: str | None = None) -> dict[str, Any]:
+    """Everything the template shows, as strings and lists, in `lang` (default:
+    `file_language()`)."""
+    with in_language(lang):
+        return _sheet_context(session)
+
+
+def _sheet_context(session: TableSession) -> dict[str, Any]:
     game, system = GAMES[session.game], SYSTEMS[session.system]
     ledger = operations.ledger_for(session)
     has_pot = ledger.has_pot
@@ -132,7 +176,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
 
     params = [
-        (p.title, p.describe(session.params.get(p.name, p.default), points))
+        (say(p.title), say(p.describe(session.params.get(p.name, p.default), points)))
         for p in game.all_params(system)
         if has_pot or p.name not in POT_PARAMS
     ]
@@ -141,16 +185,16 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     first_page = (PAGE_CONTENT - header_height - HEAD - 2 * SUM_ROW - SLACK) // LINE
 
     columns = [
-        Column("nr", "Nr.", "nr"),
-        Column("dealer", "gibt", "who"),
-        Column("declarer", "Spieler", "who"),
-        Column("contract", "Spiel", "contract"),
-        *([Column("trump", "Trumpf", "trump")] if game.trumps else []),
-        *([Column("bid", "Gereizt", "bid num")] if game.bids else []),
-        Column("points", "Augen", "points num"),
-        Column("result", "Ergebnis", "result"),
+        Column("nr", _("No."), "nr"),
+        Column("dealer", _("deals"), "who"),
+        Column("declarer", _("Declarer"), "who"),
+        Column("contract", _("Contract"), "contract"),
+        *([Column("trump", _("Trump"), "trump")] if game.trumps else []),
+        *([Column("bid", _("Bid"), "bid num")] if game.bids else []),
+        Column("points", _("Card points"), "points num"),
+        Column("result", _("Result"), "result"),
         *(Column(f"p{n}", p, "money num") for n, p in enumerate(players)),
-        *([Column("pot", "Haferl", "money num pot")] if has_pot else []),
+        *([Column("pot", _("Haferl"), "money num pot")] if has_pot else []),
     ]
     amount = _points if points else _cents
     start, standings = operations.standings(session, records)
@@ -162,7 +206,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     )
 
     balances = session.state["balances"]
-    money = _points_text if points else format_euros
+    money = _points_text if points else euros
     settled = operations.settlement(session)  # at a tournament table: points, no transfers
     final = [
         {
@@ -176,9 +220,16 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
     names, series = balance_series(
         session.players, [start[0], *(balances for balances, _ in standings.values())]
     )
-    chart = balance_chart_svg(names, series, points=points, numbers=[0, *standings])
-    created = local_time(session.created_at)
-    closed = local_time(session.closed_at) if session.closed_at else None
+    chart = balance_chart_svg(
+        names,
+        series,
+        points=points,
+        numbers=[0, *standings],
+        axis=_("Hand no."),
+        label=_("Balances over time"),
+        value_text=_points_text if points else euros,
+    )
+    closed = session.closed_at
     live = sum(1 for r in records if not r.voided)
 
     return {
@@ -190,8 +241,8 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         "has_pot": has_pot,
         "columns": columns,
         "desc_columns": len(columns) - len(players) - (1 if has_pot else 0),
-        "date": created.strftime("%d.%m.%Y"),
-        "time": created.strftime("%H:%M") + (f"–{closed.strftime('%H:%M')}" if closed else ""),
+        "date": long_date(session.created_at),
+        "time": clock(session.created_at) + (f"–{clock(closed)}" if closed else ""),
         "closed": closed is not None,
         "params": params,
         "header_height": header_height,
@@ -207,6 +258,7 @@ def sheet_context(session: TableSession) -> dict[str, Any]:
         "suit_names": SUIT_NAMES,
         "chart_uri": "data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
         "printed": printed_now(),
+        "page_footer": page_footer_css(),
     }
 
 
@@ -256,7 +308,7 @@ def _rows(
             "points": (style, "–" if facts.get("points") is None else str(facts["points"])),
         }
         if record.voided or record.net is None:
-            cells["result"] = ("", "gestrichen")
+            cells["result"] = ("", _("struck out"))
             add(Row("void", cells))
             continue
         net = record.net
@@ -266,25 +318,37 @@ def _rows(
                 {p: balances.get(p, 0) - net.get(p, 0) for p in players},
                 pot - net.get(POT, 0),
             )
-            refill = f"Runde {record.round}: alle zahlen {format_euros(stake)} ins Haferl"
+            refill = _(
+                "Round %(round)s: everyone pays %(stake)s into the Haferl",
+                round=record.round,
+                stake=euros(stake),
+            )
             pot_text = _cents(standing[1], signed=False, zero=True)
             add(_note("refill", refill, players, amount(-stake), pot_text))
         standing = (balances, pot)
-        cells["result"] = ("", RESULT_WORDS.get(record.result or "", record.result or ""))
+        cells["result"] = ("", str(RESULT_WORDS.get(record.result or "", record.result or "")))
         seated = seated_at(record.number)
         for n, p in enumerate(players):
             if p not in seated:
                 cells[f"p{n}"] = ("", "–")
             else:
-                cells[f"p{n}"] = ("", "aus" if p == record.sitting_out else amount(net.get(p, 0)))
+                out = p == record.sitting_out
+                cells[f"p{n}"] = ("", _("out") if out else amount(net.get(p, 0)))
         cells["pot"] = ("", _cents(pot, signed=False, zero=True))
         add(Row("hand", cells))
         if record.round_end and has_pot:
             short = pot_short(record.explanation)
-            end = f"Haferl leer: Runde {record.round} zu Ende"
-            add(_note("end", f"{end} ({short})" if short else end, players))
+            if short:
+                end = _(
+                    "Haferl empty: round %(round)s over (%(short)s)",
+                    round=record.round,
+                    short=short,
+                )
+            else:
+                end = _("Haferl empty: round %(round)s over", round=record.round)
+            add(_note("end", end, players))
     if not records:
-        add(_note("end", "Noch kein Spiel eingetragen.", players))
+        add(_note("end", _("No hand entered yet."), players))
     return rows, after
 
 
@@ -338,19 +402,21 @@ def _chunks(
     for n, (begin, end) in enumerate(bounds):
         last = n == len(bounds) - 1
         if begin:
-            carry_label = f"Übertrag nach Spiel {last_hand(begin)}"
+            carry_label = _("Carried over after hand %(number)s", number=last_hand(begin))
         elif has_pot:
-            carry_label = f"Runde 1: alle zahlen {format_euros(stake)} ins Haferl"
+            carry_label = _(
+                "Round %(round)s: everyone pays %(stake)s into the Haferl",
+                round=1,
+                stake=euros(stake),
+            )
         else:
             carry_label = ""
-        through = last_hand(end)
         chunks.append(
             Chunk(
                 carry_label=carry_label,
                 carry=sums(after[begin - 1] if begin else start) if carry_label else None,
                 lines=[[r.cells.get(c.key, ("", "")) for r in rows[begin:end]] for c in columns],
-                total_label=("Summe" if last else "Zwischensumme")
-                + (f" nach Spiel {through}" if through else ""),
+                total_label=_total_label(last, last_hand(end)),
                 total=sums(after[end - 1] if end else start),
                 last=last,
             )
@@ -358,12 +424,21 @@ def _chunks(
     return chunks
 
 
+def _total_label(last: bool, through: str) -> str:
+    """'Summe nach Spiel 40' under the last page, 'Zwischensumme …' under the others."""
+    if last:
+        return _("Total after hand %(number)s", number=through) if through else _("Total")
+    if through:
+        return _("Subtotal after hand %(number)s", number=through)
+    return _("Subtotal")
+
+
 def _contract_text(game: Game, facts: dict[str, Any], factor: int) -> str:
-    parts = [game.contract_label(facts)]
+    parts = [say(game.contract_label(facts))]
     if facts.get("all_tricks"):
-        parts.append("Durch" if game.trumps else "alle Stiche")
+        parts.append("Durch" if game.trumps else _("all tricks"))
     if facts.get("no_tricks") and facts.get("contract") != "bettel":
-        parts.append("keinen Stich")
+        parts.append(_("no trick"))
     doublings = facts.get("doublings") or 0
     if 0 < doublings < len(DOUBLINGS):
         parts.append(DOUBLINGS[doublings])
@@ -379,36 +454,70 @@ def _bid_text(bid: Any) -> str:
 
 
 def _cents(cents: int, signed: bool = True, zero: bool = False) -> str:
-    """An amount in the hand table: without the euro sign (the sheet says 'Beträge in €');
-    a dash for nothing, unless `zero` asks for '0,00'."""
+    """An amount in the hand table: without the euro sign (the sheet says 'Beträge in €'),
+    the locale's decimal mark ('1.234,50', '1,234.50'); a dash for nothing, unless `zero`
+    asks for '0,00'."""
     if cents == 0 and not zero:
         return "–"
-    return format_euros(cents, signed=signed).removesuffix(" €")
+    sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
+    return sign + format_decimal(Decimal(abs(cents)) / 100, format="#,##0.00")
 
 
 def _points(value: int, signed: bool = True, zero: bool = False) -> str:
     if value == 0 and not zero:
         return "–"
-    return _points_text(value, signed).removesuffix(" P")
+    return _signed(value, signed)
+
+
+def _signed(value: int, signed: bool) -> str:
+    sign = "−" if value < 0 else "+" if signed and value > 0 else ""
+    return f"{sign}{abs(value)}"
 
 
 def _points_text(value: int, signed: bool = False) -> str:
-    sign = "−" if value < 0 else "+" if signed and value > 0 else ""
-    return f"{sign}{abs(value)} P"
+    return _("%(points)s P", points=_signed(value, signed))
 
 
 def _sentence(payer: str, payee: str, cents: int, money: Any) -> str:
     """'Berta zahlt Anton 1,20 €'."""
     if payee == POT:
-        return f"{payer} zahlt {money(cents)} ins Haferl"
+        return _("%(payer)s pays %(amount)s into the Haferl", payer=payer, amount=money(cents))
     if payer == POT:
-        return f"Aus dem Haferl bekommt {payee} {money(cents)}"
-    return f"{payer} zahlt {payee} {money(cents)}"
+        return _("%(payee)s gets %(amount)s from the Haferl", payee=payee, amount=money(cents))
+    return _("%(payer)s pays %(payee)s %(amount)s", payer=payer, payee=payee, amount=money(cents))
 
 
 def printed_now() -> str:
-    """The moment a sheet is printed, on the table's clock."""
-    return local_time(datetime.now(UTC).replace(tzinfo=None)).strftime("%d.%m.%Y %H:%M")
+    """The moment a sheet is printed, on the table's clock: '2. Dezember 2026, 21:07'."""
+    now = datetime.now(UTC).replace(tzinfo=None)
+    return _("%(date)s, %(time)s", date=format_date(now, "long"), time=format_time(now, "HH:mm"))
+
+
+def long_date(moment: datetime | date) -> str:
+    """A day written out, on the table's clock for a stored (UTC) time: '2. Dezember 2026',
+    '2 December 2026'."""
+    return format_date(moment, "long")
+
+
+def clock(moment: datetime) -> str:
+    """A stored (UTC) time on the table's clock, 24 hours: '21:07'."""
+    return format_time(moment, "HH:mm")
+
+
+def page_footer_css() -> Markup:
+    """The `content` of the page footer, 'Seite 3 von 5' in the reader's language: the
+    stylesheets have it in German; the templates set it again in a <style>."""
+    text = _("Page %(page)s of %(pages)s", page="\x01", pages="\x02")
+    parts = []
+    for part in re.split("([\x01\x02])", text):
+        if part == "\x01":
+            parts.append("counter(page)")
+        elif part == "\x02":
+            parts.append("counter(pages)")
+        elif part:
+            quoted = part.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+            parts.append(f'"{quoted}"')
+    return Markup(" ".join(parts))
 
 
 def local_time(moment: datetime) -> datetime:

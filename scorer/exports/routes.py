@@ -22,6 +22,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
@@ -31,6 +33,7 @@ from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
 from scorer.domain import RuleError
+from scorer.domain.message import msg
 from scorer.exports import bp
 from scorer.exports.data import (
     MalformedDocument,
@@ -39,10 +42,10 @@ from scorer.exports.data import (
     parse_import,
     session_to_export,
 )
-from scorer.exports.pdf import score_sheet
+from scorer.exports.pdf import file_language, in_language, score_sheet
 from scorer.extensions import IMPORTS, PDFS, csrf, db
+from scorer.i18n.catalogue import say, say_error
 from scorer.models import TableSession
-from scorer.table.messages import german
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """An import file's limit, whatever MAX_CONTENT_LENGTH says: 5,000 hands fit easily."""
@@ -50,7 +53,7 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 
 class ImportForm(FlaskForm):
     # Here rather than in a forms.py: the one form of this blueprint.
-    file = FileField("Datei wählen", validators=[FileRequired("Bitte eine Datei wählen.")])
+    file = FileField(_l("Choose a file"), validators=[FileRequired(_l("Please choose a file."))])
 
 
 serve_sessions_by_key(bp)
@@ -58,7 +61,7 @@ serve_sessions_by_key(bp)
 
 @bp.errorhandler(RuleError)
 def rule_error(exc: RuleError):
-    return error_response(422, "validation", "the file cannot be imported", exc.fields)
+    return error_response(422, "validation", msg("the file cannot be imported"), exc.fields)
 
 
 # --- exports ---------------------------------------------------------------------------
@@ -66,18 +69,51 @@ def rule_error(exc: RuleError):
 
 @bp.get("/api/v1/sessions/<key>/export.csv")
 def export_csv():
-    """The spreadsheet: semicolons and decimal commas, as a German spreadsheet opens it;
-    the byte order mark tells it the file is UTF-8."""
+    """The spreadsheet in the reader's language (`file_language`): semicolons and decimal
+    commas as a German spreadsheet opens it, commas and decimal points in English; the byte
+    order mark tells it the file is UTF-8."""
     session = g.session
-    rows = csv_rows(session, operations.hands_of(session))
-    return csv_response(rows, _attachment(session, "csv"))
+    lang = file_language()
+    rows = csv_rows(session, operations.hands_of(session), lang)
+    return csv_response(rows, _attachment(session, "csv"), lang)
 
 
-def csv_response(rows, disposition: str) -> Response:
-    """Rows as a spreadsheet a German spreadsheet opens: semicolons, decimal commas (in the
-    rows), UTF-8 with a byte order mark."""
+SEPARATORS = {"de": ";", "en": ","}
+"""A German spreadsheet splits a line at semicolons (the comma is its decimal mark)."""
+
+COLUMN_TITLES = {
+    "number": _l("No."),
+    "round": _l("Round"),
+    "dealer": _l("Dealer"),
+    "declarer": _l("Declarer"),
+    "contract": _l("Contract"),
+    "trump": _l("Trump"),
+    "bid": _l("Bid"),
+    "points": _l("Card points"),
+    "result": _l("Result"),
+    "player": _l("Name"),
+    "cents": _l("Cents"),
+    "euros": _l("Euros"),
+    "pot_after_cents": _l("Haferl after (cents)"),
+    "score": _l("Points"),
+    "season": _l("Season"),
+    "date": _l("Date"),
+    "evening": _l("Evening"),
+}
+"""The column names of the spreadsheets in the reader's language (the rows' first line
+holds the columns' ids, `data.CSV_HEADER` and `season.CSV_HEADER`)."""
+
+
+def csv_response(rows, disposition: str, lang: str = "de") -> Response:
+    """Rows as a spreadsheet in `lang` opens them: semicolons in German, commas in English
+    (the rows write their numbers for it), UTF-8 with a byte order mark. Anything said
+    while the rows are written is said in `lang`."""
     buffer = io.StringIO()
-    csv.writer(buffer, delimiter=";", lineterminator="\r\n").writerows(rows)
+    writer = csv.writer(buffer, delimiter=SEPARATORS.get(lang, ";"), lineterminator="\r\n")
+    rows = iter(rows)
+    with in_language(lang):
+        writer.writerow([str(COLUMN_TITLES.get(column, column)) for column in next(rows)])
+        writer.writerows(rows)
     return Response(
         ("\ufeff" + buffer.getvalue()).encode("utf-8"),
         content_type="text/csv; charset=utf-8",
@@ -117,7 +153,7 @@ def _import(raw: bytes) -> TableSession:
     try:
         document = load_document(raw)
         if not isinstance(document, dict):
-            raise MalformedDocument("the file must be a JSON object (a Haferl session export)")
+            raise MalformedDocument(msg("the file must be a JSON object (a Haferl session export)"))
         session = operations.import_session(parse_import(document))
         db.session.commit()
     except BaseException:
@@ -131,11 +167,13 @@ def _import(raw: bytes) -> TableSession:
 def import_session():
     raw = body_bytes()
     if len(raw) > MAX_FILE_BYTES:
-        return error_response(413, "too_large", f"at most {MAX_FILE_BYTES} bytes")
+        return error_response(
+            413, "too_large", msg("at most %(count)s bytes", count=MAX_FILE_BYTES)
+        )
     try:
         session = _import(raw)
     except MalformedDocument as exc:
-        return error_response(400, "malformed_json", str(exc))
+        return error_response(400, "malformed_json", say_error(exc))
     return jsonify(session_to_json(session)), 201
 
 
@@ -152,40 +190,43 @@ def import_page():
         raw = form.file.data.stream.read(MAX_FILE_BYTES + 1)
         try:
             if len(raw) > MAX_FILE_BYTES:
-                raise RuleError.one("file", "too large")
+                raise RuleError.one("file", msg("too large"))
             session = _import(raw)
         except MalformedDocument:
             form.file.errors.append(NOT_HAFERL)
         except RuleError as exc:
-            form.file.errors.extend(german_errors(exc))
+            form.file.errors.extend(import_errors(exc))
         except operations.Conflict as exc:
-            form.file.errors.append(german(str(exc)))
+            form.file.errors.append(say_error(exc))
         else:
-            flash(f"Abend »{session.name}« importiert: ein neuer Tisch mit eigenem Link.", "info")
+            flash(
+                _("Evening “%(name)s” imported: a new table with its own link.", name=session.name),
+                "info",
+            )
             return redirect(url_for("table.table", key=session.key))
     status = 422 if request.method == "POST" else 200
     return render_template("exports/import.html", form=form), status
 
 
-NOT_HAFERL = "Diese Datei ist keine Haferl-Datei."
+NOT_HAFERL = _l("This file is not a Haferl file.")
 MAX_DETAILS = 5
 
 
-def german_errors(exc: RuleError) -> list[str]:
-    """The import's field messages for the upload page: a German headline, then the first
-    few details (the rules engine's messages in German where `german` knows them)."""
+def import_errors(exc: RuleError) -> list[str]:
+    """The import's field messages for the upload page: a headline in the reader's
+    language, then the first few details (the rules engine's messages said in the reader's
+    language; the file checks of `scorer.exports.data` are the API's English)."""
     if "document" in exc.fields or "format" in exc.fields:
-        return [NOT_HAFERL]
+        return [str(NOT_HAFERL)]
     if "file" in exc.fields:
-        return [f"Die Datei ist zu groß: höchstens {MAX_FILE_BYTES // (1024 * 1024)} MB."]
+        megabytes = MAX_FILE_BYTES // (1024 * 1024)
+        return [_("The file is too large: at most %(megabytes)s MB.", megabytes=megabytes)]
     if "version" in exc.fields:
-        return ["Diese Haferl-Datei stammt aus einer anderen Version und lässt sich nicht lesen."]
+        return [_("This Haferl file comes from another version and cannot be read.")]
     details = [
-        f"{field}: {german(message)}"
-        for field, messages in exc.fields.items()
-        for message in messages
+        f"{field}: {say(message)}" for field, messages in exc.fields.items() for message in messages
     ]
-    return ["Diese Datei lässt sich nicht importieren.", *details[:MAX_DETAILS]]
+    return [_("This file cannot be imported."), *details[:MAX_DETAILS]]
 
 
 # --- PDFs ------------------------------------------------------------------------------
@@ -194,7 +235,8 @@ def german_errors(exc: RuleError) -> list[str]:
 @bp.get("/api/v1/sessions/<key>/export.pdf")
 @PDFS
 def export_pdf():
-    """The score sheet: shown in the browser's PDF viewer, printable from there."""
+    """The score sheet in the reader's language: shown in the browser's PDF viewer,
+    printable from there."""
     session = g.session
     return Response(
         score_sheet(session),

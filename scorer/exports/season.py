@@ -1,6 +1,7 @@
 """The season report of a Stammtisch group: the season table, each member's running
 balance as a chart, one line per evening, and the Haferl's history. As a PDF (printed
-like the tournament lists) and as CSV rows (one per evening and member)."""
+like the tournament lists) and as CSV rows (one per evening and member), both in the
+reader's language (`scorer.exports.pdf.in_language`)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,32 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from flask import render_template
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from scorer import groups
 from scorer.domain import GAMES, SYSTEMS
-from scorer.domain.money import format_euros
 from scorer.exports.chart import balance_chart_svg
+from scorer.exports.data import euros as spreadsheet_euros
 from scorer.exports.data import safe_cell
-from scorer.exports.pdf import html_to_pdf, local_time, printed_now
+from scorer.exports.pdf import (
+    html_to_pdf,
+    in_language,
+    local_time,
+    long_date,
+    page_footer_css,
+    printed_now,
+)
 from scorer.groups import evening_nets
+from scorer.i18n.catalogue import euros
 from scorer.models import Group, TableSession
 
 HAFERL_WORDS = {
-    "pot_out": "ein Abend nimmt das Haferl mit",
-    "pot_back": "zurück ins Haferl nach dem Abend",
-    "season_close": "Saisonende: das Haferl wird verteilt",
-    "paid": "gesammelte Abrechnung bezahlt",
-    "rename": "Mitglied umbenannt",
+    "pot_out": _l("an evening takes the Haferl along"),
+    "pot_back": _l("back into the Haferl after the evening"),
+    "season_close": _l("end of the season: the Haferl is shared out"),
+    "paid": _l("collected settle-up paid"),
+    "rename": _l("member renamed"),
 }
 
 
@@ -43,20 +54,38 @@ def season_series(
     return played, {m: running[m] for m in played}
 
 
-def season_pdf(group: Group, season: int) -> bytes:
+def season_chart(players: Sequence[str], series: dict[str, list[int]]) -> str:
+    """The season's chart (SVG) in the reader's language: an evening per step."""
+    return balance_chart_svg(
+        players,
+        series,
+        axis=_("Evening"),
+        label=_("Balance after each evening"),
+        value_text=euros,
+    )
+
+
+def season_pdf(group: Group, season: int, lang: str | None = None) -> bytes:
+    """The season report in `lang` (default: the reader's)."""
+    with in_language(lang):
+        html = _season_html(group, season)
+    return html_to_pdf(html, "print-lists.css")
+
+
+def _season_html(group: Group, season: int) -> str:
     evenings = closed_evenings(group, season)
     players, series = season_series(group.members, evenings)
-    chart = balance_chart_svg(players, series, axis="Abend")
+    chart = season_chart(players, series)
     history = [
         {
-            "at": local_time(e.at).strftime("%d.%m.%Y"),
-            "what": HAFERL_WORDS.get(e.action, e.action),
-            "cents": format_euros(e.data["cents"]) if "cents" in e.data else "",
+            "at": long_date(e.at),
+            "what": str(HAFERL_WORDS.get(e.action, e.action)),
+            "cents": euros(e.data["cents"]) if "cents" in e.data else "",
         }
         for e in groups.history(group)
         if e.season == season and e.action in ("pot_out", "pot_back", "season_close")
     ]
-    html = render_template(
+    return render_template(
         "exports/season.html",
         group=group,
         season=season,
@@ -65,7 +94,7 @@ def season_pdf(group: Group, season: int) -> bytes:
         standings=groups.standings(group, season),
         evenings=[
             {
-                "date": local_time(s.created_at).strftime("%d.%m.%Y"),
+                "date": long_date(s.created_at),
                 "name": s.name,
                 "nets": evening_nets(s),
             }
@@ -74,20 +103,22 @@ def season_pdf(group: Group, season: int) -> bytes:
         players=players,
         chart_uri="data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
         history=history,
-        money=lambda cents: format_euros(cents, signed=True),
+        money=lambda cents: euros(cents, signed=True),
         printed=printed_now(),
+        page_footer=page_footer_css(),
     )
-    return html_to_pdf(html, "print-lists.css")
 
 
 CSV_HEADER = ("season", "date", "evening", "player", "cents", "euros")
+"""The column names: the file's schema, the same in every language (scripts read them)."""
 
 
-def season_csv_rows(group: Group, season: int) -> Iterator[Sequence[Any]]:
-    """One row per evening and player of the season: what he won or lost that evening."""
+def season_csv_rows(group: Group, season: int, lang: str = "de") -> Iterator[Sequence[Any]]:
+    """One row per evening and player of the season: what he won or lost that evening, in
+    euros as a spreadsheet in `lang` reads a number ('-1,20', '-1.20')."""
     yield CSV_HEADER
     for session in closed_evenings(group, season):
         day = local_time(session.created_at).date().isoformat()
         for player, cents in evening_nets(session).items():
-            euros = format_euros(cents, signed=True).removesuffix(" €")
-            yield (season, day, session.key, safe_cell(player), cents, euros)
+            amount = spreadsheet_euros(cents, lang)
+            yield (season, day, session.key, safe_cell(player), cents, amount)

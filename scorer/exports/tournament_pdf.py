@@ -1,5 +1,6 @@
 """Printed tournament papers: the table assignments of a round, blank score sheets for
-each table (for when a tablet dies) and the standings with a column per round."""
+each table (for when a tablet dies) and the standings with a column per round, each in
+the reader's language (`scorer.exports.pdf.in_language`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from flask import render_template
 
 from scorer.domain import GAMES, SYSTEMS
-from scorer.exports.pdf import html_to_pdf, printed_now
+from scorer.exports.pdf import html_to_pdf, in_language, long_date, page_footer_css, printed_now
 from scorer.models import Tournament, TournamentRound
 from scorer.tournament_operations import tournament_standings
 
@@ -21,24 +22,36 @@ def natural(name: str) -> list[object]:
     return [int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", name)]
 
 
-def assignments_pdf(round_: TournamentRound) -> bytes:
+def _render(template: str, lang: str | None, **context) -> bytes:
+    """A list rendered in `lang` (default: the reader's), then laid out as a PDF."""
+    with in_language(lang):
+        html = render_template(
+            template,
+            printed=printed_now(),
+            page_footer=page_footer_css(),
+            long_date=long_date,
+            **context,
+        )
+    return html_to_pdf(html, "print-lists.css")
+
+
+def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
     tournament = round_.tournament
     by_name = sorted(
         ((name, t.number) for t in round_.tables for name in t.session.players),
         key=lambda seat: (natural(seat[0]), seat[0]),
     )
-    html = render_template(
+    return _render(
         "exports/tournament_assignments.html",
+        lang,
         tournament=tournament,
         round_=round_,
         game=GAMES[tournament.game],
         by_name=by_name,
-        printed=printed_now(),
     )
-    return html_to_pdf(html, "print-lists.css")
 
 
-def blank_sheets_pdf(round_: TournamentRound) -> bytes:
+def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
     tournament = round_.tournament
     game = GAMES[tournament.game]
     tables = [
@@ -55,26 +68,24 @@ def blank_sheets_pdf(round_: TournamentRound) -> bytes:
         }
         for t in round_.tables
     ]
-    html = render_template(
+    return _render(
         "exports/tournament_blank_sheets.html",
+        lang,
         tournament=tournament,
         round_=round_,
         game=game,
         system=SYSTEMS[tournament.system],
         tables=tables,
-        printed=printed_now(),
     )
-    return html_to_pdf(html, "print-lists.css")
 
 
-def standings_pdf(tournament: Tournament) -> bytes:
-    html = render_template(
+def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
+    return _render(
         "exports/tournament_standings.html",
+        lang,
         tournament=tournament,
         game=GAMES[tournament.game],
         system=SYSTEMS[tournament.system],
         standings=tournament_standings(tournament),
-        printed=printed_now(),
         rounds_played=len(tournament.round_list),
     )
-    return html_to_pdf(html, "print-lists.css")

@@ -8,28 +8,55 @@ examples are). The catalogues live in `scorer/translations`; `make` compiles the
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
-from flask import Flask, request
+from flask import Flask, has_request_context, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("de", "en")
 COOKIE = "lang"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 
+LOCALES = {"de": "de_DE", "en": "en_GB"}
+"""The locale each language is written in: English as in Britain, where a date reads
+"2 December 2026" (the catalogues are per language: en_GB falls back to en)."""
+
 babel = Babel()
 
 
-def select_locale() -> str:
+def chosen_language(default: str | None = None) -> str:
+    """`?lang=`, else this device's choice, else the browser's; else `default`: German on
+    the pages and English in the JSON API unless given. Outside a request (the CLI):
+    German."""
+    if not has_request_context():
+        return "de"
     chosen = request.args.get("lang") or request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    default = "en" if request.path.startswith("/api/") else "de"
+    if default is None:
+        default = "en" if request.path.startswith("/api/") else "de"
     return request.accept_languages.best_match(LANGUAGES, default=default) or default
+
+
+def select_locale() -> str:
+    return LOCALES[chosen_language()]
 
 
 def language() -> str:
     """The language of this request: "de" or "en"."""
     return str(get_locale() or "de")[:2]
+
+
+LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
+"""Each language in its own words, for the switch in the footer."""
+
+
+def language_url(code: str) -> str:
+    """This page in another language: the same address and query with `lang=code`."""
+    args = request.args.to_dict(flat=False)
+    args["lang"] = [code]
+    query = urlencode(args, doseq=True)
+    return f"{request.path}?{query}"
 
 
 def init_app(app: Flask) -> None:
@@ -40,7 +67,12 @@ def init_app(app: Flask) -> None:
         default_timezone=app.config.get("TIMEZONE", "Europe/Berlin"),
         default_translation_directories=str(TRANSLATIONS),
     )
-    app.jinja_env.globals.update(language=language, languages=LANGUAGES)
+    app.jinja_env.globals.update(
+        language=language,
+        languages=LANGUAGES,
+        language_names=LANGUAGE_NAMES,
+        language_url=language_url,
+    )
 
     @app.after_request
     def remember_language(response):
@@ -53,4 +85,3 @@ def init_app(app: Flask) -> None:
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         return response
-

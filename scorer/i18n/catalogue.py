@@ -8,26 +8,43 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
-from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import format_currency, format_decimal, gettext, ngettext
 
 from scorer.domain.message import Msg
 from scorer.domain.model import RuleError
+from scorer.domain.money import Cents
+from scorer.domain.scoring import POT_SHORT
+
+
+def euros(cents: int, signed: bool = False) -> str:
+    """Money the reader's way: 1,20 € / €1.20; `signed` adds + to a gain. A loss always
+    carries a true minus sign."""
+    cents = int(cents or 0)
+    sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
+    text = format_currency(Decimal(abs(cents)) / 100, "EUR")
+    return sign + text.replace("\xa0", " ")
 
 
 def _arg(value: Any) -> Any:
     if isinstance(value, Msg):
         return say(value)
-    if isinstance(value, float | Decimal):
-        return format_decimal(value)
+    if isinstance(value, Cents):
+        return euros(value)
+    if isinstance(value, float | Decimal | Fraction):
+        return format_decimal(Decimal(str(float(value))) if isinstance(value, Fraction) else value)
     return value
 
 
-def say(message: Msg | Mapping[str, Any] | str) -> str:
-    """A message in the reader's language; plain text (an old stored line) as it is."""
+def say(message: Msg | Mapping[str, Any] | str | int | Decimal | Fraction) -> str:
+    """A message in the reader's language; plain text (an old stored line) as it is,
+    money (`Cents`) and numbers the locale's way."""
     if isinstance(message, str):
         return message
+    if not isinstance(message, Msg | Mapping):
+        return str(_arg(message))
     if isinstance(message, Mapping):
         message = Msg.from_json(message)
     args = {k: _arg(v) for k, v in message.args.items()}
@@ -58,6 +75,18 @@ def say_error(exc: BaseException) -> str:
     if isinstance(exc, RuleError):
         return say_all(exc.fields)
     description = getattr(exc, "description", None)
-    if isinstance(description, Msg):
+    if description is not None:
         return say(description)
-    return str(description if description is not None else exc)
+    if exc.args and isinstance(exc.args[0], Msg | str):
+        return say(exc.args[0])
+    return str(exc)
+
+
+def pot_short(explanation: Iterable[Mapping[str, Any]] | None) -> str:
+    """The line saying the pot could not pay all it owed in a hand, said; else ''."""
+    for line in explanation or ():
+        if (line.get("msg") or {}).get("id") == POT_SHORT:
+            return say_line(line)
+        if str(line.get("text", "")).startswith("the pot holds only"):
+            return say_line(line)
+    return ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -14,18 +16,26 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorer.domain import GAMES, SYSTEMS
+from scorer.i18n.catalogue import say
 from scorer.table.forms import options
 
 
+def said(name) -> LazyString:
+    """A game's or a system's name, said in the reader's language when the form is shown."""
+    return LazyString(say, name)
+
+
 class NewGroupForm(FlaskForm):
-    name = StringField("Name der Runde", [Optional(), Length(max=80)])
+    name = StringField(_l("Name of the group"), [Optional(), Length(max=80)])
     game = SelectField(
-        "Spiel", choices=options((g.id, g.name) for g in GAMES.values()), default="haferltarock"
+        _l("Game"),
+        choices=options((g.id, said(g.name)) for g in GAMES.values()),
+        default="haferltarock",
     )
     system = SelectField(
-        "Abrechnung",
+        _l("Payment system"),
         choices=[
-            SelectChoice(s, SYSTEMS[s].name, optgroup=game.name)
+            SelectChoice(s, said(SYSTEMS[s].name), optgroup=said(game.name))
             for game in GAMES.values()
             for s in game.systems
         ],
@@ -33,19 +43,23 @@ class NewGroupForm(FlaskForm):
         default="parlett-units",
     )
     members = TextAreaField(
-        "Wer gehört dazu? (ein Name pro Zeile)", [InputRequired("Namen fehlen"), Length(max=2000)]
+        _l("Who belongs to it? (one name per line)"),
+        [InputRequired(_l("Names are missing")), Length(max=2000)],
     )
-    carry_pot = BooleanField("Das Haferl bleibt von Abend zu Abend", default=True)
+    carry_pot = BooleanField(_l("The Haferl stays from evening to evening"), default=True)
     settle = RadioField(
-        "Abrechnen",
+        _l("Settling up"),
         choices=options(
-            [("each_evening", "jeden Abend"), ("collected", "gesammelt, wann die Runde will")]
+            [
+                ("each_evening", _l("every evening")),
+                ("collected", _l("collected, whenever the group wants")),
+            ]
         ),
         default="each_evening",
     )
     share_by = RadioField(
-        "Am Saisonende wird das Haferl verteilt",
-        choices=options([("equal", "gleich"), ("evenings", "nach Abenden dabei")]),
+        _l("At the end of the season the Haferl is shared out"),
+        choices=options([("equal", _l("equally")), ("evenings", _l("by evenings played"))]),
         default="equal",
     )
 

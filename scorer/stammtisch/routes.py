@@ -6,17 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import format_decimal, ngettext
+from flask_babel import gettext as _
 
 from scorer import groups, operations
 from scorer.domain import GAMES, RuleError
-from scorer.domain.money import format_euros
 from scorer.exports import season
-from scorer.exports.chart import balance_chart_svg
+from scorer.exports.pdf import file_language, long_date
 from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, db
+from scorer.i18n.catalogue import euros, say, say_error
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
-from scorer.table.messages import german
 from scorer.web.qr import qr_response
 
 
@@ -29,7 +30,7 @@ def load_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
         try:
             g.group = (groups.group_for_write if writes else groups.get_group)(key)
         except operations.NotFound:
-            abort(404, "Diese Runde gibt es nicht. Stimmt der Link?")
+            abort(404, _("This group does not exist. Is the link right?"))
 
 
 @bp.url_defaults
@@ -42,7 +43,7 @@ def add_group_key(endpoint: str, values: dict[str, Any]) -> None:
 
 @bp.errorhandler(operations.Conflict)
 def conflict(exc: operations.Conflict):
-    flash(german(str(exc)), "error")
+    flash(say_error(exc), "error")
     return redirect(url_for("stammtisch.group"))
 
 
@@ -66,7 +67,7 @@ def new_group():
             )
         except RuleError as exc:
             for messages in exc.fields.values():
-                form.members.errors = [*form.members.errors, *(german(m) for m in messages)]
+                form.members.errors = [*form.members.errors, *(say(m) for m in messages)]
         else:
             db.session.commit()
             return redirect(url_for("stammtisch.group", group_key=group.key))
@@ -78,7 +79,7 @@ def checked_form() -> ActionForm:
     """The button's form, its CSRF token checked (400 when the page is stale)."""
     form = ActionForm()
     if not form.validate_on_submit():
-        abort(400, "Das Formular ist abgelaufen: bitte die Seite neu laden.")
+        abort(400, _("The form has expired: please reload the page."))
     return form
 
 
@@ -98,6 +99,7 @@ def group():
         tonight=set(last_seating),
         collected=groups.collected_settlement(group) if group.settle == "collected" else None,
         form=ActionForm(),
+        long_date=long_date,
     )
 
 
@@ -111,7 +113,7 @@ def new_evening():
     try:
         session = groups.new_evening(g.group, players, dealer if dealer in players else None)
     except RuleError as exc:
-        flash("; ".join(german(m) for ms in exc.fields.values() for m in ms), "error")
+        flash("; ".join(say(m) for ms in exc.fields.values() for m in ms), "error")
         return redirect(url_for("stammtisch.group"))
     db.session.commit()
     return redirect(url_for("table.table", key=session.key))
@@ -130,10 +132,11 @@ def close_season():
         )
     shares = groups.close_season(g.group)
     db.session.commit()
-    given = ", ".join(f"{player} {format_euros(cents)}" for player, cents in shares.items())
-    flash(
-        f"Saison beendet; das Haferl ist verteilt: {given}." if given else "Saison beendet.", "info"
-    )
+    given = ", ".join(f"{player} {euros(cents)}" for player, cents in shares.items())
+    if given:
+        flash(_("Season closed; the Haferl is shared out: %(shares)s.", shares=given), "info")
+    else:
+        flash(_("Season closed."), "info")
     return redirect(url_for("stammtisch.group"))
 
 
@@ -142,7 +145,10 @@ def close_settlement():
     checked_form()
     paid = groups.close_settlement(g.group)
     db.session.commit()
-    flash(f"{len(paid)} Abende als bezahlt vermerkt.", "info")
+    flash(
+        ngettext("%(num)d evening marked as paid.", "%(num)d evenings marked as paid.", len(paid)),
+        "info",
+    )
     return redirect(url_for("stammtisch.group"))
 
 
@@ -152,12 +158,15 @@ def player(name: str):
     try:
         stats, running = groups.stats(group, name, group.season)
     except operations.NotFound:
-        abort(404, f"{name} gehört nicht zu dieser Runde.")
+        abort(404, _("%(name)s does not belong to this group.", name=name))
+    stats = stats.to_json()
+    average = stats["average_points_as_declarer"]
     return render_template(
         "stammtisch/player.html",
         group=group,
         name=name,
-        stats=stats.to_json(),
+        stats=stats,
+        average=None if average is None else format_decimal(average, format="0.0"),
         running=running,
         game=GAMES[group.game],
     )
@@ -170,14 +179,14 @@ def season_chart():
     players, series = season.season_series(
         group.members, season.closed_evenings(group, group.season)
     )
-    svg = balance_chart_svg(players, series, axis="Abend")
-    return Response(svg, mimetype="image/svg+xml")
+    return Response(season.season_chart(players, series), mimetype="image/svg+xml")
 
 
 @bp.get("/s/<group_key>/saison.pdf")
 def season_pdf():
-    """The season report, printed: standings, chart, the evenings, the Haferl's history."""
-    body = season.season_pdf(g.group, g.group.season)
+    """The season report, printed: standings, chart, the evenings, the Haferl's history, in
+    the reader's language."""
+    body = season.season_pdf(g.group, g.group.season, file_language())
     return Response(
         body,
         mimetype="application/pdf",
@@ -187,9 +196,10 @@ def season_pdf():
 
 @bp.get("/s/<group_key>/saison.csv")
 def season_csv():
-    """The season as a spreadsheet (`exports.routes.csv_response`)."""
-    rows = season.season_csv_rows(g.group, g.group.season)
-    return csv_response(rows, f'attachment; filename="saison-{g.group.season}.csv"')
+    """The season as a spreadsheet in the reader's language (`exports.routes.csv_response`)."""
+    lang = file_language()
+    rows = season.season_csv_rows(g.group, g.group.season, lang)
+    return csv_response(rows, f'attachment; filename="saison-{g.group.season}.csv"', lang)
 
 
 @bp.get("/s/<group_key>/qr.svg")
@@ -202,8 +212,6 @@ def player_chart(name: str):
     """A member's balance after each closed evening of the season."""
     group = g.group
     if name not in group.members:
-        abort(404, f"{name} gehört nicht zu dieser Runde.")
-    _, running = groups.stats(group, name, group.season)
-    return Response(
-        balance_chart_svg([name], {name: running}, axis="Abend"), mimetype="image/svg+xml"
-    )
+        abort(404, _("%(name)s does not belong to this group.", name=name))
+    _stats, running = groups.stats(group, name, group.season)
+    return Response(season.season_chart([name], {name: running}), mimetype="image/svg+xml")

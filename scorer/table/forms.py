@@ -10,6 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -26,13 +28,20 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.cardpoints import bavarian_points, tarock_points
+from scorer.domain.message import msg
 from scorer.domain.params import Param
 from scorer.domain.registry import Game, System
 from scorer.domain.scoring import CALLS, SUITS
-from scorer.table.messages import german
+from scorer.i18n import language
+from scorer.i18n.catalogue import say
 from scorer.validation import whole_number
 
-SUIT_NAMES = {"eichel": "Eichel", "gras": "Gras", "herz": "Herz", "schellen": "Schellen"}
+SUIT_NAMES = {
+    "eichel": _l("Acorns"),
+    "gras": _l("Leaves"),
+    "herz": _l("Hearts"),
+    "schellen": _l("Bells"),
+}
 MAX_PLAYERS = 4
 
 
@@ -42,7 +51,7 @@ def options(pairs) -> list[SelectChoice]:
 
 
 class OpenTableForm(FlaskForm):
-    code = StringField("Link oder Code des Tisches", [InputRequired(), Length(max=300)])
+    code = StringField(_l("Link or code of the table"), [InputRequired(), Length(max=300)])
 
 
 class ChooseGameForm(FlaskForm):
@@ -51,30 +60,32 @@ class ChooseGameForm(FlaskForm):
     class Meta:
         csrf = False
 
-    game = SelectField("Spiel", choices=options((g.id, g.name) for g in GAMES.values()))
-    system = SelectField("Abrechnung", validate_choice=False)
+    game = SelectField(_l("Game"))  # choices: `game_choices()`, per request
+    system = SelectField(_l("Payment system"), validate_choice=False)
 
 
 class NewTableForm(FlaskForm):
     game = HiddenField()
     system = HiddenField()
     name = StringField(
-        "Name des Tisches", [Optional(), Length(max=80)], render_kw={"placeholder": "Stammtisch"}
+        _l("Name of the table"),
+        [Optional(), Length(max=80)],
+        render_kw={"placeholder": _l("Stammtisch")},
     )
     first_dealer = RadioField(
-        "gibt zuerst", choices=options((str(i), "") for i in range(MAX_PLAYERS)), default="0"
+        _l("deals first"), choices=options((str(i), "") for i in range(MAX_PLAYERS)), default="0"
     )
-    submit = SubmitField("Tisch anlegen")
+    submit = SubmitField(_l("Create the table"))
 
 
 class PlayersForm(FlaskForm):
     """Who sits at the table from the next hand on. Player fields are added per game."""
 
     next_dealer = RadioField(
-        "gibt als Nächster", choices=options((str(i), "") for i in range(MAX_PLAYERS))
+        _l("deals next"), choices=options((str(i), "") for i in range(MAX_PLAYERS))
     )
     version = HiddenField()
-    submit = SubmitField("Übernehmen")
+    submit = SubmitField(_l("Apply"))
 
 
 def players_form(game: Game, seated, next_dealer: str, version: int, formdata=None):
@@ -84,7 +95,8 @@ def players_form(game: Game, seated, next_dealer: str, version: int, formdata=No
         pass
 
     for i in range(max(game.players)):
-        setattr(Form, f"player_{i}", StringField(f"Spieler {i + 1}", [Optional(), Length(max=40)]))
+        label = _("Player %(number)s", number=i + 1)
+        setattr(Form, f"player_{i}", StringField(label, [Optional(), Length(max=40)]))
     data = {f"player_{i}": name for i, name in enumerate(seated)}
     data["next_dealer"] = str(list(seated).index(next_dealer)) if next_dealer in seated else "0"
     data["version"] = str(version)
@@ -95,7 +107,7 @@ def rate_from_text(text: str) -> Fraction:
     try:
         return Fraction(text.strip().replace(",", "."))
     except (ValueError, ZeroDivisionError):
-        raise ValidationError("eine Zahl wie 0,5") from None
+        raise ValidationError(_("a number such as 0.5")) from None
 
 
 def new_table_form(game: Game, system: System, formdata=None):
@@ -110,8 +122,8 @@ def new_table_form(game: Game, system: System, formdata=None):
             Form,
             f"player_{i}",
             StringField(
-                f"Spieler {i + 1}",
-                [InputRequired("Name fehlt") if required else Optional(), Length(max=40)],
+                _("Player %(number)s", number=i + 1),
+                [InputRequired(_("Name missing")) if required else Optional(), Length(max=40)],
             ),
         )
     for param in game.all_params(system):
@@ -123,20 +135,22 @@ def new_table_form(game: Game, system: System, formdata=None):
 
 def param_field(param: Param) -> Field:
     """A parameter's field: its short name as the label, its one-line help below. The id
-    is for the API and the rules page, not for players."""
-    label, help_line = param.title, param.help if param.title != param.help else ""
+    is for the API and the rules page, not for players. Said in the reader's language: the
+    form is built for each request."""
+    label = say(param.title)
+    help_line = say(param.help) if param.title != param.help else ""
     if param.kind == "bool":
         return BooleanField(label, default=param.default, description=help_line)
     if param.kind == "choice":
         return SelectField(
             label,
-            choices=options((c, param.describe(c)) for c in param.choices),
+            choices=options((c, say(param.describe(c))) for c in param.choices),
             default=param.default,
             description=help_line,
         )
     if param.allowed:
         # a few whole numbers (a factor that doubles): picked, not typed. Any other number
-        # goes on to the rules engine, whose message is shown in German.
+        # goes on to the rules engine, whose message is shown in the reader's language.
         return SelectField(
             label,
             choices=options((n, str(n)) for n in param.allowed),
@@ -147,7 +161,9 @@ def param_field(param: Param) -> Field:
         )
     if param.kind == "rate":
         default = param.default
-        text = str(float(default)).replace(".", ",") if default is not None else ""
+        text = str(float(default)) if default is not None else ""
+        if language() == "de":
+            text = text.replace(".", ",")
         return StringField(
             label,
             [InputRequired()],
@@ -181,38 +197,38 @@ def params_from_form(form, game: Game, system: System, skip=frozenset()) -> dict
 class HandForm(FlaskForm):
     """One hand, entered by tapping. Choices are set by `hand_form`."""
 
-    declarer = RadioField("Wer spielt?", validate_choice=False)
-    contract = RadioField("Was?", validate_choice=False)
+    declarer = RadioField(_l("Who plays?"), validate_choice=False)
+    contract = RadioField(_l("What?"), validate_choice=False)
     trump = RadioField(
-        "Trumpf", choices=options((s, SUIT_NAMES[s]) for s in SUITS), validate_choice=False
+        _l("Trump"), choices=options((s, SUIT_NAMES[s]) for s in SUITS), validate_choice=False
     )
-    bid = IntegerField("Gereizt", [Optional()], default=61, render_kw={"inputmode": "numeric"})
-    durch = BooleanField("Durch angesagt")
-    points = IntegerField("Augen", [Optional()], render_kw={"inputmode": "numeric"})
+    bid = IntegerField(_l("Bid"), [Optional()], default=61, render_kw={"inputmode": "numeric"})
+    durch = BooleanField(_l("Durch announced"))
+    points = IntegerField(_l("Card points"), [Optional()], render_kw={"inputmode": "numeric"})
     points_of = RadioField(
-        "Augen von",
-        choices=options([("declarer", "Spieler"), ("defenders", "Gegenpartei")]),
+        _l("Card points of"),
+        choices=options([("declarer", _l("Declarer")), ("defenders", _l("Defenders"))]),
         default="declarer",
     )
-    all_tricks = BooleanField("Durch / alle Stiche")
-    no_tricks = BooleanField("keinen Stich")
+    all_tricks = BooleanField(_l("Durch / all tricks"))
+    no_tricks = BooleanField(_l("no trick"))
     bettel = RadioField(
-        "Bettel",
-        choices=options([("won", "gewonnen: keinen Stich"), ("lost", "verloren")]),
+        _l("Bettel"),
+        choices=options([("won", _l("won: no trick")), ("lost", _l("lost"))]),
         validate_choice=False,
     )
-    doublings = RadioField("Kontra", default="0", validate_choice=False)
+    doublings = RadioField(_l("Kontra"), default="0", validate_choice=False)
     version = HiddenField()
-    submit = SubmitField("Eintragen")
+    submit = SubmitField(_l("Record"))
 
 
-SIDES = {"declarer": "Spieler", "defenders": "Gegner"}
+SIDES = {"declarer": _l("Declarer"), "defenders": _l("Opponents")}
 BONUS_STATES = {
     "": "—",
-    "made": "gemacht",
-    "lost": "verloren",  # a bird lost in its trick; another bonus: "nicht gemacht"
-    "announced": "angesagt, gemacht",
-    "announced_failed": "angesagt, verloren",
+    "made": _l("made"),
+    "lost": _l("lost"),  # a bird lost in its trick; another bonus: "not made"
+    "announced": _l("announced, made"),
+    "announced_failed": _l("announced, lost"),
 }
 """What a side did with a bonus; each state is one (announced, made) pair of `Bonus`."""
 STATE_OF = {(False, True): "made", (False, False): "lost", (True, True): "announced"}
@@ -246,7 +262,7 @@ def hand_form(
         states = ["", "made", "lost"]
         if bonus_id in game.announceable:
             states += ["announced", "announced_failed"]
-        labels = {**BONUS_STATES, "lost": "verloren" if bonus_id in game.birds else "nicht gemacht"}
+        labels = {**BONUS_STATES, "lost": _("lost") if bonus_id in game.birds else _("not made")}
         for side, side_label in SIDES.items():
             setattr(
                 Form,
@@ -260,9 +276,9 @@ def hand_form(
     form = Form(formdata=formdata, data=data)
     form.bonus_ids = tuple(bonus_ids)
     form.declarer.choices = options((p, p) for p in active)
-    form.contract.choices = options(game.contracts.items())
+    form.contract.choices = options((c, say(name)) for c, name in game.contracts.items())
     form.doublings.choices = options(
-        [("0", "—")] + [(str(k), CALLS[k - 1]) for k in range(1, max_doublings + 1)]
+        [("0", "—")] + [(str(k), say(CALLS[k - 1])) for k in range(1, max_doublings + 1)]
     )
     return form
 
@@ -293,7 +309,7 @@ def facts_from_form(form, game: Game) -> dict[str, Any]:
         facts.pop("all_tricks", None)
         facts.pop("no_tricks", None)
         if form.bettel.data not in ("won", "lost"):
-            raise RuleError.one("bettel", "Bettel: gewonnen oder verloren?")
+            raise RuleError.one("bettel", msg("Bettel: won or lost?"))
         if form.bettel.data == "won":
             facts["no_tricks"] = True
     doublings = whole_number(form.doublings.data)
@@ -343,24 +359,30 @@ def points_from_counts(form, game: Game) -> int | None:
         return None
     counts = {n: whole_number(v) for n, v in raw.items() if v}
     if any(v is None for v in counts.values()):
-        raise RuleError.one("points", "Zählen: nur ganze Zahlen")
+        raise RuleError.one("points", msg("Zählen: whole numbers only"))
     try:
         if game.counting == "bavarian":
             return bavarian_points(counts)
         cards = counts.pop("cards", 0)
         return tarock_points(counts, cards)
     except RuleError as exc:
-        messages = ["Zählen: " + german(m) for ms in exc.fields.values() for m in ms]
+        messages = [msg("Zählen: %(message)s", message=m) for ms in exc.fields.values() for m in ms]
         raise RuleError({"points": messages}) from None
+
+
+def game_choices() -> list[SelectChoice]:
+    """Every game, named in the reader's language."""
+    return options((g.id, say(g.name)) for g in GAMES.values())
 
 
 def system_choices(game_id: str) -> list[SelectChoice]:
     game = GAMES.get(game_id) or next(iter(GAMES.values()))
-    return options((s, SYSTEMS[s].name) for s in game.systems)
+    return options((s, say(SYSTEMS[s].name)) for s in game.systems)
 
 
 def attach_errors(form, exc: RuleError, prefix_map: dict[str, str] | None = None) -> None:
-    """Put the rules engine's messages beside the form fields they name."""
+    """Put the rules engine's messages, in the reader's language, beside the form fields
+    they name."""
     prefix_map = prefix_map or {}
     for field, messages in exc.fields.items():
         name = prefix_map.get(field, field)
@@ -370,7 +392,7 @@ def attach_errors(form, exc: RuleError, prefix_map: dict[str, str] | None = None
             name = "points"
         target = form._fields.get(name)
         for message in messages:
-            text = german(message)
+            text = say(message)
             if target is not None:
                 target.errors = [*target.errors, text]
             else:

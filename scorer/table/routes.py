@@ -16,6 +16,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorer import groups, operations
 from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
@@ -23,6 +25,7 @@ from scorer.domain.facts import parse_hand
 from scorer.domain.ledger import LedgerState
 from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.extensions import NEW_TABLES, db
+from scorer.i18n.catalogue import euros, say, say_error
 from scorer.table import bp
 from scorer.table.forms import (
     MAX_PLAYERS,
@@ -31,6 +34,7 @@ from scorer.table.forms import (
     attach_errors,
     facts_from_form,
     form_data_from_facts,
+    game_choices,
     hand_form,
     new_table_form,
     options,
@@ -38,7 +42,6 @@ from scorer.table.forms import (
     players_form,
     system_choices,
 )
-from scorer.table.messages import german
 from scorer.table.view import game_and_system, seats
 from scorer.validation import whole_number
 from scorer.web.qr import qr_response
@@ -58,7 +61,7 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
         try:
             g.table = (operations.session_for_write if writes else operations.get_session)(key)
         except operations.NotFound:
-            abort(404, "Diesen Tisch gibt es nicht. Stimmt der Link?")
+            abort(404, _("There is no such table. Is the link right?"))
 
 
 @bp.context_processor
@@ -92,7 +95,7 @@ def add_table_key(endpoint: str, values: dict[str, Any]) -> None:
 
 @bp.errorhandler(operations.Conflict)
 def conflict(exc: operations.Conflict):
-    flash(german(str(exc)), "error")
+    flash(say_error(exc), "error")
     if g.table is not None:
         return redirect(url_for("table.table"))
     return redirect(url_for("table.index"))
@@ -121,8 +124,10 @@ def open_table():
             else:
                 return redirect(url_for("table.table", key=table.key))
         form.code.errors.append(
-            "Kein Tisch mit diesem Code. Den ganzen Link einfügen "
-            "oder den Code vom QR-Code abtippen."
+            _(
+                "No table with this code. Paste the whole link "
+                "or type in the code under the QR code."
+            )
         )
     return render_template("index.html", tables=[], open_form=form, games=GAMES), 422
 
@@ -136,6 +141,7 @@ def new_table():
         data={"game": source.get("game") if source.get("game") in GAMES else "haferltarock"},
     )
     game = GAMES[choose.game.data]
+    choose.game.choices = game_choices()
     choose.system.choices = system_choices(game.id)
     system_id = source.get("system")
     system = SYSTEMS[system_id] if system_id in game.systems else SYSTEMS[game.systems[0]]
@@ -162,7 +168,7 @@ def new_table():
                 form, exc, prefix_map={"players": "player_0", "first_dealer": "first_dealer"}
             )
         except ValueError as exc:
-            form.form_errors.append(german(str(exc)))
+            form.form_errors.append(say_error(exc))
         else:
             db.session.commit()
             return redirect(url_for("table.table", key=table.key))
@@ -237,7 +243,7 @@ def record():
     if form.validate():
         try:
             hand = hand_from_form(form)
-            record, _ = operations.record_hand(g.table, hand)
+            record, _state = operations.record_hand(g.table, hand)
         except RuleError as exc:
             attach_errors(form, exc)
         else:
@@ -276,18 +282,20 @@ def edit_preview(number: int):
 
 
 def render_preview(form, state: LedgerState, number: int, dealer: str | None = None):
-    missing = [form[name].label.text for name in ("declarer", "contract") if not form[name].data]
+    missing = [
+        str(form[name].label.text) for name in ("declarer", "contract") if not form[name].data
+    ]
     if form.contract.data == "bettel" and not form.bettel.data:
-        missing.append("gewonnen oder verloren")
+        missing.append(_("won or lost"))
     if missing:
         return render_template("_preview.html", missing=missing)
     try:
         hand = hand_from_form(form)
-        entry, _ = operations.ledger_for(g.table).play(state, number, hand, dealer)
+        entry, _state = operations.ledger_for(g.table).play(state, number, hand, dealer)
     except RuleError as exc:
         return render_template(
             "_preview.html",
-            errors={field: [german(m) for m in messages] for field, messages in exc.fields.items()},
+            errors={field: [say(m) for m in messages] for field, messages in exc.fields.items()},
         )
     return render_template("_preview.html", entry=entry, game=GAMES[g.table.game])
 
@@ -303,7 +311,7 @@ def hands():
     pages = max(1, -(-table.hand_count // HANDS_PER_PAGE))
     page = whole_number(request.args.get("seite")) if "seite" in request.args else pages
     if not isinstance(page, int) or not 1 <= page <= pages:
-        abort(404, f"Diese Seite gibt es nicht: die Spiele stehen auf Seite 1 bis {pages}.")
+        abort(404, _("There is no such page: the hands are on pages 1 to %(pages)s.", pages=pages))
     first = (page - 1) * HANDS_PER_PAGE + 1
     records = operations.hands_numbered(table, first, first + HANDS_PER_PAGE - 1)
     return render_template(
@@ -334,7 +342,18 @@ def edit(number: int):
                 attach_errors(form, exc)
             else:
                 db.session.commit()
-                flash(f"Spiel {number} geändert{resettled(number)}.", "info")
+                later = operations.live_hands_after(table, number)
+                flash(
+                    ngettext(
+                        "Hand %(number)s changed; the hand after it is settled anew.",
+                        "Hand %(number)s changed; the %(num)d hands after it are settled anew.",
+                        later,
+                        number=number,
+                    )
+                    if later
+                    else _("Hand %(number)s changed.", number=number),
+                    "info",
+                )
                 return redirect(url_for("table.hands"))
         status = 422
     else:
@@ -358,14 +377,37 @@ def void(number: int):
     if request.method == "POST":
         operations.void_hand(g.table, number, whole_number(request.form.get("version")))
         db.session.commit()
+        later = operations.live_hands_after(g.table, number)
         if request.form.get("next") == "table":  # Undo: the hand goes back into the form
             flash(
-                f"Spiel {number} zurückgenommen{resettled(number)}. Es steht wieder im "
-                "Formular: korrigieren und neu eintragen.",
+                ngettext(
+                    "Hand %(number)s taken back; the hand after it is settled anew. It is "
+                    "back in the form: correct it and enter it again.",
+                    "Hand %(number)s taken back; the %(num)d hands after it are settled anew. "
+                    "It is back in the form: correct it and enter it again.",
+                    later,
+                    number=number,
+                )
+                if later
+                else _(
+                    "Hand %(number)s taken back. It is back in the form: correct it and "
+                    "enter it again.",
+                    number=number,
+                ),
                 "undone",
             )
             return redirect(url_for("table.table", wieder=number))
-        flash(f"Spiel {number} gestrichen{resettled(number)}.", "info")
+        flash(
+            ngettext(
+                "Hand %(number)s struck out; the hand after it is settled anew.",
+                "Hand %(number)s struck out; the %(num)d hands after it are settled anew.",
+                later,
+                number=number,
+            )
+            if later
+            else _("Hand %(number)s struck out.", number=number),
+            "info",
+        )
         return redirect(url_for("table.hands"))
     return render_template(
         "confirm_void.html", table=g.table, record=record, game=GAMES[g.table.game]
@@ -407,8 +449,12 @@ def players():
         else:
             db.session.commit()
             flash(
-                f"Ab Spiel {table.hand_count + 1} spielen {', '.join(table.players)}; "
-                f"es gibt {table.state['next_dealer']}.",
+                _(
+                    "From hand %(number)s on, %(players)s play; %(dealer)s deals.",
+                    number=table.hand_count + 1,
+                    players=", ".join(table.players),
+                    dealer=table.state["next_dealer"],
+                ),
                 "info",
             )
             return redirect(url_for("table.table"))
@@ -429,7 +475,7 @@ def reopen():
     next close."""
     operations.reopen_session(g.table)
     db.session.commit()
-    flash("Der Abend ist wieder offen.", "info")
+    flash(_("The evening is open again."), "info")
     return redirect(url_for("table.table"))
 
 
@@ -457,7 +503,15 @@ def chart():
         operations.ledger_for(table).everyone,
         [start[0], *(balances for balances, _ in after.values())],
     )
-    svg = balance_chart_svg(players, series, points=table.points_only, numbers=[0, *after])
+    svg = balance_chart_svg(
+        players,
+        series,
+        points=table.points_only,
+        numbers=[0, *after],
+        axis=_("Hand no."),
+        label=_("Balances over time"),
+        value_text=None if table.points_only else euros,
+    )
     return Response(svg, mimetype="image/svg+xml")
 
 
@@ -465,7 +519,7 @@ def chart():
 def rules(game_id: str):
     game = GAMES.get(game_id)
     if game is None:
-        abort(404, "Dieses Spiel kennt Haferl nicht.")
+        abort(404, _("Haferl does not know this game."))
     return render_template("rules.html", game=game, systems=[SYSTEMS[s] for s in game.systems])
 
 
@@ -476,20 +530,8 @@ def declarers(record) -> list:
     return options((p, p) for p in seated if p != record.sitting_out)
 
 
-def resettled(number: int) -> str:
-    """What a change to hand `number` did to the hands after it, for the message."""
-    later = operations.live_hands_after(g.table, number)
-    if not later:
-        return ""
-    return (
-        "; das Spiel danach ist neu abgerechnet"
-        if later == 1
-        else (f"; die {later} Spiele danach sind neu abgerechnet")
-    )
-
-
 def live_hand(number: int):
     try:
         return operations.live_hand(g.table, number)
     except operations.NotFound:
-        abort(404, f"Spiel {number} gibt es an diesem Tisch nicht (mehr).")
+        abort(404, _("There is no hand %(number)s at this table (any more).", number=number))

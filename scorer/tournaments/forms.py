@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -27,40 +28,43 @@ class TournamentForm(FlaskForm):
     game = HiddenField()
     system = HiddenField()
     name = StringField(
-        "Name",
+        _l("Name"),
         [
-            InputRequired("Name fehlt"),
+            InputRequired(_l("Name is missing")),
             Length(
-                max=50, message="Höchstens 50 Zeichen (die Tischnamen hängen Runde und Tisch an)"
+                max=50,
+                message=_l("At most 50 characters (the table names add the round and table)"),
             ),
         ],
     )
-    day = DateField("Datum", [InputRequired("Datum fehlt")], default=date.today)
+    day = DateField(_l("Date"), [InputRequired(_l("Date is missing"))], default=date.today)
     rounds = IntegerField(
-        "Runden",
+        _l("Rounds"),
         [InputRequired(), NumberRange(1, MAX_ROUNDS)],
         default=4,
         render_kw={"inputmode": "numeric"},
     )
     deals = IntegerField(
-        "Jeder gibt pro Runde so oft",
+        _l("Deals per player and round"),
         [InputRequired(), NumberRange(1, 20)],
         default=DEFAULT_DEALS,
         render_kw={"inputmode": "numeric"},
-        description="4: am Vierertisch 16 Spiele (jeder spielt 12), am Dreiertisch 12.",
+        description=_l("4: 16 hands at a table of four (each plays 12), 12 at a table of three."),
     )
     players = TextAreaField(
-        "Spieler (einer pro Zeile)", [InputRequired("Spieler fehlen")], render_kw={"rows": 12}
+        _l("Players (one per line)"),
+        [InputRequired(_l("Players are missing"))],
+        render_kw={"rows": 12},
     )
 
 
 class PlayerForm(FlaskForm):
-    name = StringField("Nachmeldung", [InputRequired("Name fehlt"), Length(max=40)])
+    name = StringField(_l("Late entry"), [InputRequired(_l("Name is missing")), Length(max=40)])
 
 
 class SwapForm(FlaskForm):
-    a = SelectField("tauschen", validate_choice=False)
-    b = SelectField("mit", validate_choice=False)
+    a = SelectField(_l("swap"), validate_choice=False)
+    b = SelectField(_l("with"), validate_choice=False)
 
 
 def tournament_form(game: Game, system: System, formdata=None) -> TournamentForm:

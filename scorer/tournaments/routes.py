@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from scorer import operations
@@ -10,8 +12,8 @@ from scorer import tournament_operations as ops
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.exports import tournament_pdf
 from scorer.extensions import db
+from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.table.forms import ChooseGameForm, attach_errors, options, params_from_form
-from scorer.table.messages import german, german_all
 from scorer.tournaments import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
@@ -28,19 +30,19 @@ def own(tournament_id: int):
             current_user, tournament_id, for_write=request.method not in ("GET", "HEAD")
         )
     except operations.NotFound:
-        abort(404, "Dieses Turnier gibt es nicht (oder es gehört jemand anderem).")
+        abort(404, _("This tournament does not exist (or it belongs to someone else)."))
 
 
 def round_of(tournament, number: int):
     try:
         return ops.get_round(tournament, number)
     except operations.NotFound:
-        abort(404, f"Runde {number} ist noch nicht ausgelost.")
+        abort(404, _("Round %(number)s has not been drawn yet.", number=number))
 
 
 @bp.errorhandler(ops.TournamentError)
 def tournament_error(exc: ops.TournamentError):
-    flash(german(str(exc)), "error")
+    flash(say_error(exc), "error")
     return redirect(request.referrer or url_for("tournaments.index"))
 
 
@@ -61,10 +63,10 @@ def new():
         GAMES[game_id] if any(g.id == game_id for g in TOURNAMENT_GAMES) else GAMES["haferltarock"]
     )
     choose = ChooseGameForm(formdata=None, data={"game": game.id})
-    choose.game.choices = options((g.id, g.name) for g in TOURNAMENT_GAMES)
+    choose.game.choices = options((g.id, say(g.name)) for g in TOURNAMENT_GAMES)
     system_id = source.get("system")
     system = SYSTEMS[system_id] if system_id in game.systems else SYSTEMS[game.systems[0]]
-    choose.system.choices = options((s, SYSTEMS[s].name) for s in game.systems)
+    choose.system.choices = options((s, say(SYSTEMS[s].name)) for s in game.systems)
     choose.system.data = system.id
     form = tournament_form(
         game, system, formdata=request.form if request.method == "POST" else None
@@ -87,7 +89,7 @@ def new():
         except RuleError as exc:
             attach_errors(form, exc, prefix_map={"deals_per_player": "deals"})
         except ValueError as exc:
-            form.form_errors.append(german(str(exc)))
+            form.form_errors.append(say_error(exc))
         else:
             db.session.commit()
             return redirect(url_for("tournaments.show", tournament_id=tournament.id))
@@ -130,10 +132,17 @@ def add_player(tournament_id: int):
         try:
             player = ops.add_player(tournament, form.name.data)
         except RuleError as exc:
-            flash(german_all(exc.fields), "error")
+            flash(say_all(exc.fields), "error")
         else:
             db.session.commit()
-            flash(f"{player.name} spielt ab Runde {player.joined_round} mit.", "info")
+            flash(
+                _(
+                    "%(name)s plays from round %(number)s on.",
+                    name=player.name,
+                    number=player.joined_round,
+                ),
+                "info",
+            )
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
@@ -143,11 +152,11 @@ def withdraw(tournament_id: int, player_id: int):
     tournament = own(tournament_id)
     player = next((p for p in tournament.players if p.id == player_id), None)
     if player is None:
-        abort(404, "Diesen Spieler gibt es in diesem Turnier nicht.")
+        abort(404, _("There is no such player in this tournament."))
     name = player.name
     ops.withdraw_player(tournament, name)
     db.session.commit()
-    flash(f"{name} spielt keine weitere Runde mehr.", "info")
+    flash(_("%(name)s plays no further round.", name=name), "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
@@ -157,7 +166,15 @@ def draw(tournament_id: int):
     tournament = own(tournament_id)
     round_ = ops.draw_round(tournament)
     db.session.commit()
-    flash(f"Runde {round_.number} ist ausgelost: {len(round_.tables)} Tische.", "info")
+    flash(
+        ngettext(
+            "Round %(number)s is drawn: %(num)d table.",
+            "Round %(number)s is drawn: %(num)d tables.",
+            len(round_.tables),
+            number=round_.number,
+        ),
+        "info",
+    )
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
@@ -173,10 +190,10 @@ def swap(tournament_id: int, number: int):
         try:
             ops.swap_players(round_, form.a.data, form.b.data)
         except RuleError as exc:
-            flash(german_all(exc.fields), "error")
+            flash(say_all(exc.fields), "error")
         else:
             db.session.commit()
-            flash(f"{form.a.data} und {form.b.data} haben die Plätze getauscht.", "info")
+            flash(_("%(a)s and %(b)s have swapped seats.", a=form.a.data, b=form.b.data), "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
@@ -196,7 +213,7 @@ def close_round(tournament_id: int, number: int):
         )
     ops.close_round(round_)
     db.session.commit()
-    flash(f"Runde {number} ist geschlossen.", "info")
+    flash(_("Round %(number)s is closed.", number=number), "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
@@ -216,7 +233,7 @@ def standings(key: str):
     try:
         tournament = ops.get_public(key)
     except operations.NotFound:
-        abort(404, "Diesen Turnierstand gibt es nicht.")
+        abort(404, _("There are no such tournament standings."))
     return render_template(
         "tournaments/standings.html",
         tournament=tournament,

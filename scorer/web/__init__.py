@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from flask import Flask, render_template
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.busy import Busy
-from scorer.domain.money import format_euros
 from scorer.domain.scoring import BIDS
+from scorer.i18n.catalogue import euros, pot_short, say, say_line
 from scorer.table.forms import SUIT_NAMES
-from scorer.i18n.catalogue import say, say_line
-from scorer.table.messages import german_line, pot_short
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
     """Euros at an evening's table, points at a tournament table."""
     if not points:
-        return format_euros(int(cents or 0), signed)
+        return euros(cents, signed)
     value = int(cents or 0)
     sign = "+" if signed and value > 0 else "−" if value < 0 else ""
     return f"{sign}{abs(value)} P"
@@ -37,11 +36,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(stammtisch.bp)
-    app.jinja_env.filters["euro"] = lambda cents, signed=False: format_euros(
-        int(cents or 0), signed
-    )
+    app.jinja_env.filters["euro"] = euros
     app.jinja_env.filters["amount"] = format_amount
-    app.jinja_env.filters["german_line"] = german_line
     app.jinja_env.filters["pot_short"] = pot_short
     app.jinja_env.filters["score"] = format_score
     app.jinja_env.filters["say"] = say
@@ -63,8 +59,10 @@ def init_app(app: Flask) -> None:
         response = app.make_response(
             http_error(
                 ServiceUnavailable(
-                    "Gerade ist viel los (ein anderer Bericht wird gedruckt). Bitte in ein "
-                    "paar Sekunden noch einmal versuchen."
+                    _(
+                        "It is busy right now (another report is being printed). "
+                        "Please try again in a few seconds."
+                    )
                 )
             )
         )

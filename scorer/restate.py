@@ -1,0 +1,35 @@
+"""Explanation lines stored before the engine's messages became data (plain English text)
+are restated once, when the server starts: each table with such a hand is folded again,
+under its write lock, so every line is stored as a message the reader's language can say.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import String, cast, select
+
+from scorer import operations
+from scorer.extensions import db
+from scorer.models import HandRecord, TableSession
+
+
+def tables_with_old_lines() -> list[str]:
+    """The keys of the tables that have a hand whose explanation is still plain text."""
+    old = cast(HandRecord.explanation, String).like('%"text":%')
+    return list(
+        db.session.scalars(
+            select(TableSession.key)
+            .where(TableSession.id.in_(select(HandRecord.session_id).where(old)))
+            .order_by(TableSession.id)
+        )
+    )
+
+
+def restate_old_explanations() -> int:
+    """Fold again every table with plain-text explanation lines; returns how many."""
+    keys = tables_with_old_lines()
+    db.session.rollback()
+    for key in keys:
+        session = operations.session_for_write(key)
+        operations.refold(session, 1)
+        db.session.commit()
+    return len(keys)
