@@ -1,0 +1,241 @@
+"""More races between two server processes on one database (see test_concurrency.py):
+the writes of the pages (a change of players, reopening an evening), closing an evening
+while a hand is recorded, a Stammtisch member renamed twice, and the organiser's draw and
+late entry sent from two devices at once. Each race is run many times over; after each,
+the stored state is the fold of the stored hands and each write happened once or not at
+all.
+"""
+
+from __future__ import annotations
+
+from http.client import HTTPConnection
+from urllib.parse import urlencode
+
+from sqlalchemy import func, select
+
+from scorer.extensions import db
+from scorer.models import GroupEvent, HistoryEvent, TournamentPlayer, TournamentRound
+from scorer.operations import get_session
+from tests.servers import LOOPBACK, call
+from tests.test_concurrency import (  # noqa: F401  (checker, database and servers are fixtures)
+    PLAYERS,
+    assert_cache_is_the_fold,
+    checker,
+    clear_organisers,
+    database,
+    frage,
+    new_group,
+    new_table,
+    organiser_headers,
+    race,
+    servers,
+    sign_up,
+)
+
+TRIES = 8
+
+
+def post_form(port: int, path: str, fields: dict[str, str] | None = None) -> int:
+    """A page's form sent as a browser sends it (CSRF is off for these servers)."""
+    connection = HTTPConnection(LOOPBACK, port, timeout=60)
+    try:
+        connection.request(
+            "POST",
+            path,
+            body=urlencode(fields or {}).encode(),
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def lineup(players: list[str], version: int) -> dict[str, str]:
+    """The players page's form: these players from the next hand on, the first deals."""
+    fields = {f"player_{i}": name for i, name in enumerate(players)}
+    return {**fields, "next_dealer": "0", "version": str(version)}
+
+
+def read(port: int, key: str) -> dict:
+    status, session = call(port, "GET", f"/api/v1/sessions/{key}")
+    assert status == 200
+    return session
+
+
+def table_version(app, key: str) -> int:
+    with app.app_context():
+        version = get_session(key).version
+        db.session.remove()
+        return version
+
+
+def history_count(app, key: str, action: str) -> int:
+    with app.app_context():
+        session = get_session(key)
+        count = db.session.scalar(
+            select(func.count())
+            .select_from(HistoryEvent)
+            .where(HistoryEvent.session_id == session.id, HistoryEvent.action == action)
+        )
+        db.session.remove()
+        return count
+
+
+def test_two_changes_of_players_at_the_same_version_one_wins(servers, checker):  # noqa: F811
+    one, two = servers
+    for attempt in range(TRIES):
+        key = new_table(one)
+        assert call(one, "POST", f"/api/v1/sessions/{key}/hands", frage("Berta", 70))[0] == 201
+        version = table_version(checker, key)
+        statuses = race(
+            lambda k=key, v=version: post_form(
+                one, f"/t/{k}/spieler", lineup([*PLAYERS, "Dieter"], v)
+            ),
+            lambda k=key, v=version: post_form(
+                two, f"/t/{k}/spieler", lineup([*PLAYERS, "Emil"], v)
+            ),
+        )
+        assert statuses == [302, 302], statuses  # the loser is sent back with a message
+        players = read(one, key)["players"]
+        assert len(players) == 4 and ("Dieter" in players) != ("Emil" in players), attempt
+        assert table_version(checker, key) == version + 1, "exactly one change was applied"
+        assert_cache_is_the_fold(checker, key)
+
+
+def test_a_change_of_players_while_a_hand_is_recorded(servers, checker):  # noqa: F811
+    one, two = servers
+    outcomes = set()
+    for _attempt in range(TRIES):
+        key = new_table(one)
+        version = table_version(checker, key)
+        results = race(
+            lambda k=key: call(one, "POST", f"/api/v1/sessions/{k}/hands", frage("Charlotte", 75)),
+            lambda k=key, v=version: post_form(
+                two, f"/t/{k}/spieler", lineup([*PLAYERS, "Dieter"], v)
+            ),
+        )
+        assert results[0][0] == 201  # the hand is always taken (Charlotte never deals first)
+        players = read(one, key)["players"]
+        outcomes.add(len(players))  # 4 when the change came first, else refused: stale
+        assert_cache_is_the_fold(checker, key)
+    assert outcomes <= {3, 4}
+
+
+def test_closing_while_a_hand_is_recorded(servers, checker):  # noqa: F811
+    one, two = servers
+    for attempt in range(TRIES):
+        key = new_table(one)
+        results = race(
+            lambda k=key: call(one, "POST", f"/api/v1/sessions/{k}/hands", frage("Anton", 80)),
+            lambda k=key: call(two, "POST", f"/api/v1/sessions/{k}/close"),
+        )
+        (recorded, _), (closed, _) = results
+        assert closed == 200 and recorded in (201, 409), (attempt, results)
+        session = read(one, key)
+        assert session["closed"] is True
+        assert len(session["hands"]) == (1 if recorded == 201 else 0)
+        records = assert_cache_is_the_fold(checker, key)
+        assert len(records) == len(session["hands"])
+        # What was settled at closing is what the hands say: nothing came after it.
+        with checker.app_context():
+            stored = get_session(key)
+            close = db.session.scalar(
+                select(HistoryEvent).where(
+                    HistoryEvent.session_id == stored.id, HistoryEvent.action == "close"
+                )
+            )
+            assert close.data["balances"] == stored.state["balances"], attempt
+            db.session.remove()
+
+
+def test_an_evening_reopened_from_two_devices_at_once_is_reopened_once(servers, checker):  # noqa: F811
+    one, two = servers
+    for attempt in range(TRIES):
+        key = new_table(one)
+        assert call(one, "POST", f"/api/v1/sessions/{key}/hands", frage("Anton", 70))[0] == 201
+        assert call(one, "POST", f"/api/v1/sessions/{key}/close")[0] == 200
+        statuses = race(
+            lambda k=key: post_form(one, f"/t/{k}/oeffnen"),
+            lambda k=key: post_form(two, f"/t/{k}/oeffnen"),
+        )
+        assert statuses == [302, 302], statuses
+        assert read(one, key)["closed"] is False
+        assert history_count(checker, key, "reopen") == 1, attempt
+        assert_cache_is_the_fold(checker, key)
+
+
+def test_a_member_renamed_from_two_devices_at_once_is_renamed_once(servers, checker):  # noqa: F811
+    one, two = servers
+    for attempt in range(TRIES):
+        key = new_group(one)
+        results = race(
+            lambda k=key: call(one, "PUT", f"/api/v1/groups/{k}/members/Anton", {"name": "Toni"}),
+            lambda k=key: call(two, "PUT", f"/api/v1/groups/{k}/members/Anton", {"name": "Tonio"}),
+        )
+        assert sorted(status for status, _ in results) == [200, 404], (attempt, results)
+        _, group = call(one, "GET", f"/api/v1/groups/{key}")
+        members = group["members"]
+        assert "Anton" not in members and ("Toni" in members) != ("Tonio" in members)
+        with checker.app_context():
+            renames = db.session.scalar(
+                select(func.count()).select_from(GroupEvent).where(GroupEvent.action == "rename")
+            )
+            db.session.remove()
+        assert renames == attempt + 1
+
+
+def new_tournament(port: int, auth: dict[str, str], name: str) -> dict:
+    status, tournament = call(
+        port,
+        "POST",
+        "/api/v1/tournaments",
+        {
+            "name": name,
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "rounds": 2,
+            "deals_per_player": 1,
+            "players": [f"P{i}" for i in range(6)],
+        },
+        auth,
+    )
+    assert status == 201, tournament
+    return tournament
+
+
+def test_the_organiser_draws_once_and_enters_a_late_player_once(servers, checker):  # noqa: F811
+    one, two = servers
+    clear_organisers(checker)
+    assert sign_up(one, "orga@example.org") == 302
+    auth = organiser_headers("orga@example.org", "geheim123")
+    for attempt in range(TRIES):
+        tournament = new_tournament(one, auth, f"Cup {attempt}")
+        path = f"/api/v1/tournaments/{tournament['id']}"
+        late = race(
+            lambda p=path: call(one, "POST", f"{p}/players", {"name": "Zoe"}, auth),
+            lambda p=path: call(two, "POST", f"{p}/players", {"name": "zoe"}, auth),
+        )
+        assert sorted(status for status, _ in late) == [201, 422], (attempt, late)
+        drawn = race(
+            lambda p=path: call(one, "POST", f"{p}/rounds", {}, auth),
+            lambda p=path: call(two, "POST", f"{p}/rounds", {}, auth),
+        )
+        assert sorted(status for status, _ in drawn) == [201, 409], (attempt, drawn)
+        with checker.app_context():
+            rounds = db.session.scalar(
+                select(func.count())
+                .select_from(TournamentRound)
+                .where(TournamentRound.tournament_id == tournament["id"])
+            )
+            zoes = db.session.scalar(
+                select(func.count())
+                .select_from(TournamentPlayer)
+                .where(
+                    TournamentPlayer.tournament_id == tournament["id"],
+                    func.lower(TournamentPlayer.name) == "zoe",
+                )
+            )
+            db.session.remove()
+        assert (rounds, zoes) == (1, 1), attempt
