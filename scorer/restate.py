@@ -5,6 +5,7 @@ under its write lock, so every line is stored as a message the reader's language
 
 from __future__ import annotations
 
+from flask import current_app
 from sqlalchemy import String, cast, select
 
 from scorer import operations
@@ -25,11 +26,21 @@ def tables_with_old_lines() -> list[str]:
 
 
 def restate_old_explanations() -> int:
-    """Fold again every table with plain-text explanation lines; returns how many."""
+    """Fold again every table with plain-text explanation lines; returns how many were
+    restated. A table that cannot be folded again (a hand a later rule refuses) keeps its
+    lines, which are shown as they were stored, and is named in the log."""
     keys = tables_with_old_lines()
     db.session.rollback()
+    done = 0
     for key in keys:
-        session = operations.session_for_write(key)
-        operations.refold(session, 1)
-        db.session.commit()
-    return len(keys)
+        try:
+            session = operations.session_for_write(key)
+            operations.refold(session, 1)
+            db.session.commit()
+            done += 1
+        except Exception:
+            db.session.rollback()
+            current_app.logger.exception("table %s: explanation lines left as stored", key)
+    if keys:
+        current_app.logger.info("explanation lines restated at %s of %s tables", done, len(keys))
+    return done

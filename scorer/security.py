@@ -23,6 +23,8 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import UnsupportedMediaType
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from scorer.domain.message import msg
+
 CSP = "; ".join(
     [
         "default-src 'self'",
@@ -86,7 +88,7 @@ def refuse_non_json_api_bodies() -> None:
     )
     tournament_write = request.path.startswith("/api/v1/tournaments") and request.method != "DELETE"
     if (has_body or tournament_write) and request.mimetype != "application/json":
-        raise UnsupportedMediaType("send the body as application/json")
+        raise UnsupportedMediaType(msg("send the body as application/json"))
 
 
 def add_headers(response):

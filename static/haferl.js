@@ -81,11 +81,9 @@
   }
   var remember = document.querySelector("[data-remember]");
   if (remember) {
-    var entry = {
-      url: remember.getAttribute("data-url"),
-      name: remember.getAttribute("data-name"),
-      summary: remember.getAttribute("data-summary")
-    };
+    var said = {};
+    try { said = JSON.parse(remember.getAttribute("data-said")) || {}; } catch (e) { said = {}; }
+    var entry = { url: remember.getAttribute("data-url"), said: said };
     var others = recentTables().filter(function (t) { return t.url !== entry.url; });
     try {
       localStorage.setItem(RECENT_KEY, JSON.stringify([entry].concat(others).slice(0, RECENT_MAX)));
@@ -94,15 +92,18 @@
   var recentBox = document.querySelector("[data-recent-tables]");
   if (recentBox) {
     var list = recentBox.querySelector("ul");
+    var lang = document.documentElement.lang;
     recentTables().forEach(function (t) {
       if (typeof t.url !== "string" || !/^\/[ts]\//.test(t.url)) return;
+      // Each language's words were kept; an entry from before has one of each only.
+      var words = (t.said && (t.said[lang] || t.said.de)) || { name: t.name, summary: t.summary };
       var link = document.createElement("a");
       link.className = "button wide";
       link.href = t.url;
       var strong = document.createElement("strong");
-      strong.textContent = t.name;
+      strong.textContent = words.name || "";
       link.appendChild(strong);
-      link.appendChild(document.createTextNode(" · " + t.summary));
+      link.appendChild(document.createTextNode(" · " + (words.summary || "")));
       var item = document.createElement("li");
       item.appendChild(link);
       list.appendChild(item);

@@ -18,14 +18,18 @@ from tests.test_groups import FOUR, close, create_group, evening, play
 from tests.test_tournaments import PASSWORD, created, draw, organiser
 
 GERMAN = re.compile(
-    r"\b(der|die|das|und|mit|nicht|bitte|Spieler|Spiele|Abend|eintragen|zurück|neuer?|"
-    r"Tisch|Runde|Stand|Gewinn|zahlt|gibt|jeder|ändern|löschen|schließen|öffnen|für|von|"
-    r"über|unter|Augen|Einsatz|Einstellungen|Abrechnung|Turnier|Saison|Mitglieder|wer)\b"
+    r"\b([Dd]er|[Dd]ie|[Dd]as|[Uu]nd|[Mm]it|[Nn]icht|[Bb]itte|Spieler|Spiele|Abend|"
+    r"[Ee]intragen|[Zz]urück|[Nn]euer?|Tisch|Runde|Stand|Gewinn|zahlt|gibt|[Jj]eder|"
+    r"[Ää]ndern|[Ll]öschen|[Ss]chließen|[Öö]ffnen|[Ff]ür|[Vv]on|über|unter|Augen|"
+    r"Einsatz|Einstellungen|Abrechnung|Turnier|Saison|Mitglieder|[Ww]er|Zählen|Seite|"
+    r"Anfrage|gefunden|Minute|warten)\b"
 )
 ENGLISH = re.compile(
-    r"\b(the|and|with|not|please|players?|hands?|evening|save|back|new|table|round|"
-    r"standings|pays|deals|each|edit|delete|close|open|for|from|over|under|points|stake|"
-    r"settings|settle|tournament|season|members|who|what)\b"
+    r"\b([Tt]he|[Aa]nd|[Ww]ith|[Nn]ot|[Pp]lease|[Pp]layers?|hands?|Hands|[Ee]vening|[Ss]ave|"
+    r"[Bb]ack|[Nn]ew|[Tt]able|[Rr]ound|[Ss]tandings|pays|deals|[Ee]ach|[Ee]dit|[Dd]elete|"
+    r"[Cc]lose|[Oo]pen|[Ff]or|[Ff]rom|[Oo]ver|[Uu]nder|[Pp]oints|[Ss]take|[Ss]ettings|"
+    r"[Ss]ettle|[Tt]ournament|[Ss]eason|[Mm]embers|[Ww]ho|[Ww]hat|Found|Method|Allowed|"
+    r"[Rr]equest|[Cc]ount)\b"
 )
 PLAYERS = ["Anton", "Berta", "Charlotte"]
 
@@ -41,11 +45,14 @@ class VisibleText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style"):
             self.skip += 1
+        attributes = dict(attrs)
+        if tag in ("input", "button") and attributes.get("type") in ("submit", "button"):
+            self.parts.append(attributes.get("value") or "")
         for name, value in attrs:
             if name in ("title", "alt", "aria-label", "placeholder") and value:
                 self.parts.append(value)
             spoken = value and " " in value and not value.startswith(("{", "["))
-            if name.startswith("data-") and name != "data-summary" and spoken:
+            if name.startswith("data-") and name != "data-said" and spoken:
                 self.parts.append(value)
 
     def handle_endtag(self, tag):
@@ -84,7 +91,7 @@ def pages(app, client) -> list[str]:
     close(client, session)
     auth = organiser(app)
     tournament = created(client, auth, [f"P{i}" for i in range(1, 10)], rounds=2, name="Cup")
-    draw(client, auth, tournament["id"])
+    seated = draw(client, auth, tournament["id"])["tables"][0]["key"]
     return [
         "/",
         "/neu",
@@ -98,7 +105,8 @@ def pages(app, client) -> list[str]:
         f"/t/{key}/abrechnung",
         f"/t/{closed}",
         f"/t/{closed}/abrechnung",
-        "/t/not-a-table-key-00000000000",
+        f"/t/{seated}",
+        f"/t/{seated}/spiele",
         *(f"/regeln/{game_id}" for game_id in GAMES),
         "/stammtisch/neu",
         f"/s/{group}",
@@ -124,7 +132,7 @@ def test_every_page_speaks_one_language(app, client, language, other):
 
     def check(address: str) -> None:
         response = client.get(f"{address}?lang={language}")
-        assert response.status_code in (200, 404), (address, response.status_code)
+        assert response.status_code == 200, (address, response.status_code)
         html = response.get_data(as_text=True)
         assert f'<html lang="{language}">' in html, address
         words = set(other.findall(visible(html)))
@@ -138,3 +146,39 @@ def test_every_page_speaks_one_language(app, client, language, other):
         else:
             check(address)
     assert not leftovers, leftovers
+
+
+@pytest.mark.parametrize(("language", "other"), [("de", ENGLISH), ("en", GERMAN)])
+def test_answers_to_forms_and_error_pages_speak_one_language(client, language, other):
+    """A refused hand (422), a page that cannot be opened with GET (405), a missing page
+    (404): each in the reader's language, and the language link leads to a page that can
+    be opened."""
+    client.get(f"/?lang={language}")
+    body = {"game": "haferltarock", "system": "parlett-units", "players": PLAYERS}
+    key = client.post("/api/v1/sessions", json=body).get_json()["key"]
+    refused = client.post(
+        f"/t/{key}/spiel",
+        data={"declarer": "Anton", "contract": "frage", "points": "999"},
+        headers={"Referer": f"http://localhost/t/{key}"},
+    )
+    assert refused.status_code == 422
+    answers = {
+        "refused hand": refused,
+        "405": client.get(f"/t/{key}/spiel"),
+        "404": client.get("/t/not-a-table-key-00000000000"),
+        "404 page": client.get("/nirgends"),
+    }
+    assert [r.status_code for r in answers.values()] == [422, 405, 404, 404]
+    leftovers = {}
+    for what, response in answers.items():
+        html = response.get_data(as_text=True)
+        assert f'<html lang="{language}">' in html, what
+        words = set(other.findall(visible(html)))
+        if words:
+            leftovers[what] = sorted(words)
+    assert not leftovers, leftovers
+    # The language link of the refused hand's page goes back to the table, not to /spiel.
+    links = re.findall(r'href="([^"]*lang=(?:de|en)[^"]*)"', refused.get_data(as_text=True))
+    assert links and all(link.startswith(f"/t/{key}?") for link in links), links
+    for link in links:
+        assert client.get(link.replace("&amp;", "&")).status_code == 200

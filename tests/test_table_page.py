@@ -3,7 +3,9 @@ the edit preview, Bettel won or lost, a closed evening and reopening it."""
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape as html_unescape
 
 from scorer.domain.money import format_euros
 from tests.conftest import PostedFields
@@ -111,7 +113,8 @@ def test_hand_numbers_agree_after_a_void(client):
     html = client.get(url).get_data(as_text=True)
     assert "Spiel 4 · gibt:" in html  # the number the next hand is saved under
     assert "Alle Spiele (2)" in html
-    assert "· 2 Spiele" in re.search(r'data-summary="([^"]*)"', html).group(1)
+    said = json.loads(html_unescape(re.search(r"data-said='([^']*)'", html).group(1)))
+    assert "· 2 Spiele" in said["de"]["summary"] and "· 2 hands" in said["en"]["summary"]
     record(client, url)
     assert session_json(client, url)["hands"][-1]["number"] == 4
 

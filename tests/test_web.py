@@ -104,7 +104,7 @@ def test_create_table_and_open_it(client):
     assert 'name="declarer" value="Dieter"' not in html
     assert 'name="declarer" value="Anton"' in html
     # The table page leaves what the start page lists (from localStorage: see test_e2e).
-    assert 'data-remember data-url="/t/' in html and 'data-name="Stammtisch' in html
+    assert 'data-remember data-url="/t/' in html and '"name": "Stammtisch' in html
     assert "/t/" not in client.get("/").get_data(as_text=True)  # no table listed by the server
 
 

@@ -16,6 +16,7 @@ from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.extensions import NEW_TABLES, db
+from scorer.i18n import language
 from scorer.i18n.catalogue import say_error
 from scorer.models import HandRecord, TableSession
 from scorer.operations import HAND_COLUMNS
@@ -128,9 +129,10 @@ def create_session():
 
 @bp.get("/sessions/<key>")
 def read_session():
-    """The session with every hand. Its ETag is the table's version: a tablet that polls
-    with `If-None-Match` gets `304` until something changes."""
-    etag = f"{g.session.key}-{g.session.version}"
+    """The session with every hand. Its ETag is the table's version and the language its
+    texts are in: a tablet that polls with `If-None-Match` gets `304` until something
+    changes (or it asks in another language)."""
+    etag = f"{g.session.key}-{g.session.version}-{language()}"
     if request.if_none_match.contains(etag):
         response = current_app.response_class(status=304)
     else:

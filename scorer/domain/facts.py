@@ -79,7 +79,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     if bid is None:
         bid = 61
     if not (_whole(bid) or bid == "durch"):
-        bad("bid", msg("must be 61..116 in steps of 5, or 'durch'"))
+        bad("bid", msg("must be 61..116 in steps of 5 or 'durch'"))
     points = data.get("points")
     defender_points = data.get("defender_points")
     if points is not None and not _whole(points):

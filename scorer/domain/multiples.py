@@ -60,7 +60,7 @@ def pay(deal: Deal) -> Draft:
     lines.insert(0, Line(heading))
     if params["payout"] == "pot":
         postings = pot_pays_declarer(deal, amount) if won else lost_half_from_pot(deal, amount)
-        how = msg("the pot pays") if won else msg("to each defender, one share from the pot")
+        how = msg("the Haferl pays") if won else msg("to each defender, one share from the Haferl")
     else:
         postings = direct(deal, amount, won)
         how = each_defender(won)

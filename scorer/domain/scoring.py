@@ -231,7 +231,7 @@ def _check_points(game: Game, hand: Hand, bad) -> None:
 
 def pot_short_line(paid: int, due: int, player: str) -> Msg:
     return msg(
-        "the pot holds only %(paid)s of the %(due)s cents due to %(player)s: "
+        "the Haferl holds only %(paid)s of the %(due)s cents due to %(player)s: "
         "it pays what it has and is empty",
         paid=paid,
         due=due,

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorer.domain.bonuses import bonus_line, check_bonuses, check_valat_points, sign
-from scorer.domain.message import Msg, msg
+from scorer.domain.message import Msg, msg, msg_n
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
 from scorer.domain.payments import direct, each_defender
@@ -92,8 +92,13 @@ def pay(deal: Deal) -> Draft:
 def points_times(n: int, point_cents: int) -> Msg:
     """ "+5 points × 10 ct: each defender pays"."""
     how = each_defender(n > 0) if n else msg("nothing")
-    return msg(
-        "%(points)s points × %(unit)s ct: %(how)s", points=f"{n:+d}", unit=point_cents, how=how
+    return msg_n(
+        "%(points)s point × %(unit)s ct: %(how)s",
+        "%(points)s points × %(unit)s ct: %(how)s",
+        abs(n),
+        points=f"{n:+d}",
+        unit=point_cents,
+        how=how,
     )
 
 

@@ -80,8 +80,9 @@ CSV_HAND_COLUMNS = (
     "result",
     "player",
 )
-"""The column names: the file's schema, the same in every language (scripts read them);
-the numbers in the rows are written for a spreadsheet in the reader's language."""
+"""The columns' ids, in the first row `csv_rows` yields; the download writes each
+column's title in the reader's language there (`exports.routes.COLUMN_TITLES`) and the
+numbers in the rows for a spreadsheet in that language. A script reads the JSON export."""
 CSV_HEADER = (*CSV_HAND_COLUMNS, "cents", "euros", "pot_after_cents")
 CSV_POINTS_HEADER = (*CSV_HAND_COLUMNS, "score")
 """A tournament table scores in points, not money: its sheet has the points only."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from flask import (
     Response,
@@ -32,8 +34,9 @@ from scorer import operations
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
-from scorer.domain import RuleError
+from scorer.domain import GAMES, RuleError
 from scorer.domain.message import msg
+from scorer.domain.registry import Game
 from scorer.exports import bp
 from scorer.exports.data import (
     MalformedDocument,
@@ -75,7 +78,24 @@ def export_csv():
     session = g.session
     lang = file_language()
     rows = csv_rows(session, operations.hands_of(session), lang)
-    return csv_response(rows, _attachment(session, "csv"), lang)
+    return csv_response(said_cells(rows, GAMES[session.game]), _attachment(session, "csv"), lang)
+
+
+RESULTS = {"won": _l("won"), "lost": _l("lost"), "draw": _l("draw")}
+
+
+def said_cells(rows: Iterator[Sequence[Any]], game: Game) -> Iterator[Sequence[Any]]:
+    """The contract and the result of each row in the reader's words (the rows hold ids);
+    the header row passes as it is."""
+    header = next(rows)
+    yield header
+    contract, result = header.index("contract"), header.index("result")
+    for row in rows:
+        row = list(row)
+        if row[contract] in game.contracts:
+            row[contract] = say(game.contracts[row[contract]])
+        row[result] = str(RESULTS.get(row[result], row[result]))
+        yield row
 
 
 SEPARATORS = {"de": ";", "en": ","}

@@ -110,7 +110,8 @@ def _season_html(group: Group, season: int) -> str:
 
 
 CSV_HEADER = ("season", "date", "evening", "player", "cents", "euros")
-"""The column names: the file's schema, the same in every language (scripts read them)."""
+"""The columns' ids; the download titles them in the reader's language
+(`exports.routes.COLUMN_TITLES`)."""
 
 
 def season_csv_rows(group: Group, season: int, lang: str = "de") -> Iterator[Sequence[Any]]:

@@ -7,12 +7,15 @@ examples are). The catalogues live in `scorer/translations`; `make` compiles the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlencode
+from typing import TypeVar
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from flask import Flask, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, force_locale, get_locale
 
+T = TypeVar("T")
 LANGUAGES = ("de", "en")
 COOKIE = "lang"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -52,11 +55,28 @@ LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
 
 
 def language_url(code: str) -> str:
-    """This page in another language: the same address and query with `lang=code`."""
-    args = request.args.to_dict(flat=False)
+    """This page in another language: the same address and query with `lang=code`. A page
+    that answered a form (a POST) has no address to load again: the link goes back to the
+    page the form was on (the referrer, when it is this site's), else to the start page."""
+    if request.method in ("GET", "HEAD"):
+        path, args = request.path, request.args.to_dict(flat=False)
+    else:
+        came_from = urlsplit(request.referrer or "")
+        ours = came_from.netloc == request.host and came_from.path.startswith("/")
+        path = came_from.path if ours else "/"
+        args = parse_qs(came_from.query) if ours else {}
     args["lang"] = [code]
-    query = urlencode(args, doseq=True)
-    return f"{request.path}?{query}"
+    return f"{request.script_root}{path}?{urlencode(args, doseq=True)}"
+
+
+def in_each_language(say_it: Callable[[], T]) -> dict[str, T]:
+    """`say_it()` once in each language: for what is kept on a device and read later in
+    whichever language the device then uses (the start page's recent tables)."""
+    said = {}
+    for code in LANGUAGES:
+        with force_locale(LOCALES[code]):
+            said[code] = say_it()
+    return said
 
 
 def init_app(app: Flask) -> None:
@@ -82,6 +102,7 @@ def init_app(app: Flask) -> None:
             response.set_cookie(
                 COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax", httponly=True
             )
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+        if request.endpoint != "static":
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
         return response

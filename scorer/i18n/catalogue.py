@@ -87,6 +87,6 @@ def pot_short(explanation: Iterable[Mapping[str, Any]] | None) -> str:
     for line in explanation or ():
         if (line.get("msg") or {}).get("id") == POT_SHORT:
             return say_line(line)
-        if str(line.get("text", "")).startswith("the pot holds only"):
+        if str(line.get("text", "")).startswith("the pot holds only"):  # stored before 2026-12
             return say_line(line)
     return ""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -17,31 +16,13 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.i18n.catalogue import say
-from scorer.table.forms import options
-
-
-def said(name) -> LazyString:
-    """A game's or a system's name, said in the reader's language when the form is shown."""
-    return LazyString(say, name)
+from scorer.table.forms import game_choices, options
 
 
 class NewGroupForm(FlaskForm):
     name = StringField(_l("Name of the group"), [Optional(), Length(max=80)])
-    game = SelectField(
-        _l("Game"),
-        choices=options((g.id, said(g.name)) for g in GAMES.values()),
-        default="haferltarock",
-    )
-    system = SelectField(
-        _l("Payment system"),
-        choices=[
-            SelectChoice(s, said(SYSTEMS[s].name), optgroup=said(game.name))
-            for game in GAMES.values()
-            for s in game.systems
-        ],
-        validate_choice=False,
-        default="parlett-units",
-    )
+    game = SelectField(_l("Game"), default="haferltarock")  # choices: per request
+    system = SelectField(_l("Payment system"), validate_choice=False, default="parlett-units")
     members = TextAreaField(
         _l("Who belongs to it? (one name per line)"),
         [InputRequired(_l("Names are missing")), Length(max=2000)],
@@ -62,6 +43,16 @@ class NewGroupForm(FlaskForm):
         choices=options([("equal", _l("equally")), ("evenings", _l("by evenings played"))]),
         default="equal",
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Names of games and systems in the reader's language: set when the form is made.
+        self.game.choices = game_choices()
+        self.system.choices = [
+            SelectChoice(s, say(SYSTEMS[s].name), optgroup=say(game.name))
+            for game in GAMES.values()
+            for s in game.systems
+        ]
 
 
 class ActionForm(FlaskForm):

@@ -15,6 +15,7 @@ from scorer.exports import season
 from scorer.exports.pdf import file_language, long_date
 from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, db
+from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
@@ -100,6 +101,18 @@ def group():
         collected=groups.collected_settlement(group) if group.settle == "collected" else None,
         form=ActionForm(),
         long_date=long_date,
+        remembered=in_each_language(
+            lambda: {
+                "name": group.name,
+                "summary": " · ".join(
+                    [
+                        _("Stammtisch"),
+                        ", ".join(group.members),
+                        ngettext("%(num)d evening", "%(num)d evenings", len(evenings)),
+                    ]
+                ),
+            }
+        ),
     )
 
 

@@ -359,14 +359,14 @@ def points_from_counts(form, game: Game) -> int | None:
         return None
     counts = {n: whole_number(v) for n, v in raw.items() if v}
     if any(v is None for v in counts.values()):
-        raise RuleError.one("points", msg("Zählen: whole numbers only"))
+        raise RuleError.one("points", msg("Count: whole numbers only"))
     try:
         if game.counting == "bavarian":
             return bavarian_points(counts)
         cards = counts.pop("cards", 0)
         return tarock_points(counts, cards)
     except RuleError as exc:
-        messages = [msg("Zählen: %(message)s", message=m) for ms in exc.fields.values() for m in ms]
+        messages = [msg("Count: %(message)s", message=m) for ms in exc.fields.values() for m in ms]
         raise RuleError({"points": messages}) from None
 
 

@@ -42,7 +42,7 @@ from scorer.table.forms import (
     players_form,
     system_choices,
 )
-from scorer.table.view import game_and_system, seats
+from scorer.table.view import game_and_system, remembered, seats
 from scorer.validation import whole_number
 from scorer.web.qr import qr_response
 
@@ -234,6 +234,7 @@ def render_table(form, status: int = 200):
         final=operations.settlement(table).balances if table.closed else None,
         group=groups.group_of_evening(table),
         table_url=url_for("table.table", _external=True),
+        remembered=remembered(table, game),
     ), status
 
 

@@ -1,16 +1,24 @@
 """What the table pages show about the seats: who deals, who sits out, who leads.
 
-Plain data for the templates, read from the ledger; no database writes here.
+Plain data for the templates, read from the ledger (and a tournament table's place), and
+the table's names in each language; no database writes here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext, ngettext
+from sqlalchemy import select
+
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.ledger import Ledger, LedgerState
+from scorer.domain.message import Msg, msg
 from scorer.domain.registry import Game, System
-from scorer.models import TableSession
+from scorer.extensions import db
+from scorer.i18n import in_each_language
+from scorer.i18n.catalogue import say
+from scorer.models import TableSession, TournamentTable
 
 
 @dataclass(frozen=True)
@@ -35,5 +43,40 @@ def seats(session: TableSession, ledger: Ledger) -> Seats:
     return Seats(dealer, sitting_out, ledger.next_after(dealer, seated), list(active))
 
 
+def table_name(session: TableSession) -> Msg | str:
+    """The table's name as it is shown: a tournament table's is made of its tournament,
+    round and table (in the reader's language), any other's is the name it was given."""
+    if not session.points_only:
+        return session.name
+    place = db.session.scalar(
+        select(TournamentTable).where(TournamentTable.session_id == session.id)
+    )
+    if place is None:
+        return session.name
+    return msg(
+        "%(tournament)s · Round %(round)s · Table %(table)s",
+        tournament=place.round.tournament.name,
+        round=place.round.number,
+        table=place.number,
+    )
+
+
 def game_and_system(session: TableSession) -> tuple[Game, System]:
     return GAMES[session.game], SYSTEMS[session.system]
+
+
+def remembered(session: TableSession, game: Game) -> dict[str, dict[str, str]]:
+    """How this device's start page lists the table, in each language (it is kept on the
+    device and shown in whichever language the start page is read in)."""
+
+    def words() -> dict[str, str]:
+        parts = [
+            say(game.name),
+            ", ".join(session.players),
+            ngettext("%(num)d hand", "%(num)d hands", session.live_hands),
+        ]
+        if session.closed:
+            parts.append(gettext("finished"))
+        return {"name": say(table_name(session)), "summary": " · ".join(parts)}
+
+    return in_each_language(words)
