@@ -11,7 +11,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorer.api.errors import ApiError
 from scorer.domain.message import msg
-from scorer.i18n.catalogue import say_line
+from scorer.i18n.catalogue import Speaker
 from scorer.validation import contains_nul
 
 
@@ -48,18 +48,19 @@ def _refuse_constant(name: str) -> Any:
 
 
 def score_to_json(score, accounts) -> dict[str, Any]:
+    speaker = Speaker()
     return {
         "result": score.result,
         "net": score.net(accounts),
         "postings": [
             {"from": p.from_account, "to": p.to_account, "cents": p.cents} for p in score.postings
         ],
-        "explanation": [said_line(line.to_json()) for line in score.explanation],
+        "explanation": [said_line(line.to_json(), speaker) for line in score.explanation],
     }
 
 
-def said_line(line: dict[str, Any]) -> dict[str, Any]:
+def said_line(line: dict[str, Any], speaker: Speaker | None = None) -> dict[str, Any]:
     """A stored explanation line as the API gives it: its text in the reader's language."""
-    said = {"text": say_line(line)}
+    said = {"text": (speaker or Speaker()).line(line)}
     said.update((k, v) for k, v in line.items() if k in ("units", "cents"))
     return said

@@ -17,7 +17,7 @@ from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.extensions import NEW_TABLES, db
 from scorer.i18n import language
-from scorer.i18n.catalogue import say_error
+from scorer.i18n.catalogue import Speaker, say_error
 from scorer.models import HandRecord, TableSession
 from scorer.operations import HAND_COLUMNS
 from scorer.validation import whole_number
@@ -77,11 +77,14 @@ def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str,
     if group is not None:
         data["group"] = group.key
     if with_hands:
-        data["hands"] = [hand_to_json(row) for row in operations.live_hand_rows(session)]
+        speaker = Speaker()
+        data["hands"] = [hand_to_json(row, speaker) for row in operations.live_hand_rows(session)]
     return data
 
 
-def hand_to_json(hand: HandRecord | Mapping[str, Any]) -> dict[str, Any]:
+def hand_to_json(
+    hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
+) -> dict[str, Any]:
     """A hand as API.md shows it, from a record or a row of `operations.live_hand_rows`."""
     row = hand if isinstance(hand, Mapping) else {c: getattr(hand, c) for c in HAND_COLUMNS}
     return {
@@ -92,7 +95,7 @@ def hand_to_json(hand: HandRecord | Mapping[str, Any]) -> dict[str, Any]:
         "hand": row["facts"],
         "result": row["result"],
         "net": row["net"],
-        "explanation": [said_line(line) for line in row["explanation"] or ()],
+        "explanation": [said_line(line, speaker) for line in row["explanation"] or ()],
         "round": row["round"],
         "new_round": row["new_round"],
         "round_end": row["round_end"],

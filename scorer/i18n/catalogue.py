@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
-from flask_babel import format_currency, format_decimal, gettext, ngettext
+from babel.numbers import format_currency, format_decimal
+from flask_babel import get_locale, get_translations
 
 from scorer.domain.message import Msg
 from scorer.domain.model import RuleError
@@ -22,43 +24,72 @@ from scorer.domain.scoring import POT_SHORT
 def euros(cents: int, signed: bool = False) -> str:
     """Money the reader's way: 1,20 € / €1.20; `signed` adds + to a gain. A loss always
     carries a true minus sign."""
-    cents = int(cents or 0)
+    return _euros(int(cents or 0), signed, str(get_locale()))
+
+
+@lru_cache(maxsize=4096)
+def _euros(cents: int, signed: bool, locale: str) -> str:
+    # An evening repeats a few amounts many times: Babel formats each one once.
     sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
-    text = format_currency(Decimal(abs(cents)) / 100, "EUR")
+    text = format_currency(Decimal(abs(cents)) / 100, "EUR", locale=locale)
     return sign + text.replace("\xa0", " ")
 
 
-def _arg(value: Any) -> Any:
-    if isinstance(value, Msg):
-        return say(value)
-    if isinstance(value, Cents):
-        return euros(value)
-    if isinstance(value, float | Decimal | Fraction):
-        return format_decimal(Decimal(str(float(value))) if isinstance(value, Fraction) else value)
-    return value
+@lru_cache(maxsize=4096)
+def _decimal(value: float | Decimal, locale: str) -> str:
+    return format_decimal(value, locale=locale)
+
+
+class Speaker:
+    """The reader's catalogue and locale, looked up once to say many messages (a page or
+    a JSON document of 2,000 hands says thousands of lines)."""
+
+    def __init__(self) -> None:
+        self.translations = get_translations()
+        self.locale = str(get_locale())
+
+    def say(self, message: Msg | Mapping[str, Any] | str | int | Decimal | Fraction) -> str:
+        if isinstance(message, str):
+            return message
+        if not isinstance(message, Msg | Mapping):
+            return str(self._arg(message))
+        if isinstance(message, Mapping):
+            message = Msg.from_json(message)
+        args = {k: self._arg(v) for k, v in message.args.items()}
+        if message.plural is not None:
+            count = message.count or 0
+            text = self.translations.ngettext(message.id, message.plural, count)
+            return text % {**args, "num": count}
+        text = self.translations.gettext(message.id)
+        return text % args if args else text
+
+    def line(self, line: Mapping[str, Any]) -> str:
+        """A stored explanation line's text: its message, or the text of an old record."""
+        if "msg" in line:
+            return self.say(line["msg"])
+        return str(line.get("text", ""))
+
+    def _arg(self, value: Any) -> Any:
+        if isinstance(value, Msg):
+            return self.say(value)
+        if isinstance(value, Cents):
+            return _euros(int(value), False, self.locale)
+        if isinstance(value, Fraction):
+            value = Decimal(str(float(value)))
+        if isinstance(value, float | Decimal):
+            return _decimal(value, self.locale)
+        return value
 
 
 def say(message: Msg | Mapping[str, Any] | str | int | Decimal | Fraction) -> str:
     """A message in the reader's language; plain text (an old stored line) as it is,
     money (`Cents`) and numbers the locale's way."""
-    if isinstance(message, str):
-        return message
-    if not isinstance(message, Msg | Mapping):
-        return str(_arg(message))
-    if isinstance(message, Mapping):
-        message = Msg.from_json(message)
-    args = {k: _arg(v) for k, v in message.args.items()}
-    if message.plural is not None:
-        args.pop("num", None)
-        return ngettext(message.id, message.plural, message.count or 0, **args)
-    return gettext(message.id, **args)
+    return Speaker().say(message)
 
 
 def say_line(line: Mapping[str, Any]) -> str:
     """A stored explanation line's text: its message, or the text of an old record."""
-    if "msg" in line:
-        return say(line["msg"])
-    return str(line.get("text", ""))
+    return Speaker().line(line)
 
 
 def say_fields(fields: Mapping[str, Iterable[Msg | str]]) -> dict[str, list[str]]:
