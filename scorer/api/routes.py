@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import jsonify
 
 from scorer.api import bp
@@ -12,6 +14,7 @@ from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.extensions import csrf
+from scorer.i18n import LANGUAGES, language
 from scorer.i18n.catalogue import say
 
 csrf.exempt(bp)
@@ -20,7 +23,14 @@ csrf.exempt(bp)
 @bp.get("/games")
 def games():
     """Every game with its contracts, player counts and payment systems with parameters."""
-    return jsonify([game_to_json(game) for game in GAMES.values()])
+    return jsonify(games_in(language()))
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def games_in(lang: str) -> list[dict]:
+    """The games as JSON in one language: they never change while the server runs, so
+    each language's list is made once."""
+    return [game_to_json(game) for game in GAMES.values()]
 
 
 def game_to_json(game) -> dict:

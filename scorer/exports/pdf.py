@@ -37,12 +37,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.numbers import format_decimal as babel_format_decimal
 from flask import current_app, render_template
-from flask_babel import force_locale, format_date, format_decimal, format_time
+from flask_babel import force_locale, format_date, format_time, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -460,7 +462,13 @@ def _cents(cents: int, signed: bool = True, zero: bool = False) -> str:
     if cents == 0 and not zero:
         return "–"
     sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
-    return sign + format_decimal(Decimal(abs(cents)) / 100, format="#,##0.00")
+    return sign + _plain_amount(abs(cents), str(get_locale()))
+
+
+@lru_cache(maxsize=4096)
+def _plain_amount(cents: int, locale: str) -> str:
+    # A sheet of 2,000 hands repeats a few amounts thousands of times: each is written once.
+    return babel_format_decimal(Decimal(cents) / 100, format="#,##0.00", locale=locale)
 
 
 def _points(value: int, signed: bool = True, zero: bool = False) -> str:
