@@ -34,6 +34,7 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -200,9 +201,13 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
     ]
     amount = _points if points else _cents
     start, standings = operations.standings(session, records)
-    rows, after = _rows(
-        records, game, players, has_pot, stake, amount, start, standings, ledger.seated_at
-    )
+    token = SHEET_LOCALE.set(str(get_locale()))
+    try:
+        rows, after = _rows(
+            records, game, players, has_pot, stake, amount, start, standings, ledger.seated_at
+        )
+    finally:
+        SHEET_LOCALE.reset(token)
     chunks = _chunks(
         rows, after, columns, players, has_pot, stake, amount, start, first_page, per_page
     )
@@ -288,6 +293,8 @@ def _rows(
     read from the ledger's `standings` (a refill is the standing after its hand less the
     hand's own net)."""
     width = len(str(max((r.number for r in records), default=0)))
+    results = {k: str(v) for k, v in RESULT_WORDS.items()}  # said once, not once a hand
+    out = _("out")
     rows: list[Row] = []
     after: list[Standing] = []
     standing = start
@@ -328,14 +335,13 @@ def _rows(
             pot_text = _cents(standing[1], signed=False, zero=True)
             add(_note("refill", refill, players, amount(-stake), pot_text))
         standing = (balances, pot)
-        cells["result"] = ("", str(RESULT_WORDS.get(record.result or "", record.result or "")))
+        cells["result"] = ("", results.get(record.result or "", record.result or ""))
         seated = seated_at(record.number)
         for n, p in enumerate(players):
             if p not in seated:
                 cells[f"p{n}"] = ("", "–")
             else:
-                out = p == record.sitting_out
-                cells[f"p{n}"] = ("", _("out") if out else amount(net.get(p, 0)))
+                cells[f"p{n}"] = ("", out if p == record.sitting_out else amount(net.get(p, 0)))
         cells["pot"] = ("", _cents(pot, signed=False, zero=True))
         add(Row("hand", cells))
         if record.round_end and has_pot:
@@ -436,12 +442,22 @@ def _total_label(last: bool, through: str) -> str:
 
 
 def _contract_text(game: Game, facts: dict[str, Any], factor: int) -> str:
-    parts = [say(game.contract_label(facts))]
-    if facts.get("all_tricks"):
-        parts.append("Durch" if game.trumps else _("all tricks"))
-    if facts.get("no_tricks") and facts.get("contract") != "bettel":
-        parts.append(_("no trick"))
+    key = tuple(facts.get(k) for k in ("contract", "trump", "bid", "all_tricks", "no_tricks"))
     doublings = facts.get("doublings") or 0
+    return _said_contract(game.id, (*key, doublings), factor, str(get_locale()))
+
+
+@lru_cache(maxsize=1024)
+def _said_contract(game_id: str, key: tuple, factor: int, locale: str) -> str:
+    # A sheet names the same few contracts hundreds of times: each is said once a locale.
+    game = GAMES[game_id]
+    contract, trump, bid, all_tricks, no_tricks, doublings = key
+    facts = {"contract": contract, "trump": trump, "bid": 61 if bid is None else bid}
+    parts = [say(game.contract_label(facts))]
+    if all_tricks:
+        parts.append("Durch" if game.trumps else _("all tricks"))
+    if no_tricks and contract != "bettel":
+        parts.append(_("no trick"))
     if 0 < doublings < len(DOUBLINGS):
         parts.append(DOUBLINGS[doublings])
     if factor > 1:
@@ -462,7 +478,11 @@ def _cents(cents: int, signed: bool = True, zero: bool = False) -> str:
     if cents == 0 and not zero:
         return "–"
     sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
-    return sign + _plain_amount(abs(cents), str(get_locale()))
+    return sign + _plain_amount(abs(cents), SHEET_LOCALE.get() or str(get_locale()))
+
+
+SHEET_LOCALE: ContextVar[str | None] = ContextVar("sheet_locale", default=None)
+"""The locale of the sheet being built, looked up once for its thousands of amounts."""
 
 
 @lru_cache(maxsize=4096)
