@@ -629,7 +629,7 @@ def test_multiples_pot_cap_and_kontra():
     hand = dict(contract="hand", trump="herz", points=120, all_tricks=True, doublings=1)
     check("tarok", "multiples", {"payout": "pot"}, hand, "won", from_pot(100))
     score = check("tarok", "multiples", {"payout": "pot"}, hand, "won", from_pot(70), pot_cents=70)
-    assert any("pot" in t.lower() for t in texts(score)[-1:])
+    assert any("haferl holds only" in t.lower() for t in texts(score)[-1:])
     # pocket payout has no pot: pot_cents changes nothing
     check("tarok", "multiples", {}, hand, "won", direct(100), pot_cents=0)
 
@@ -787,7 +787,7 @@ def test_parlett_pot_cap():
     # 12 units = 120 due; the Haferl holds 100: it pays 100, a line notes the shortfall
     capped = check("haferltarock", "parlett-units", {}, frage, "won", from_pot(100), pot_cents=100)
     new = [t for t in texts(capped) if t not in texts(full)]
-    assert len(new) == 1 and "pot" in new[0].lower() and "100" in new[0]
+    assert len(new) == 1 and "haferl holds only" in new[0].lower() and "100" in new[0]
     # lost at 30: 7 units = 70 to each defender; the pot's share is capped at 50
     score, net = play("haferltarock", "parlett-units", pot_cents=50, contract="frage", points=30)
     assert score.result == "lost"
