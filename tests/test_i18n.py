@@ -16,7 +16,7 @@ from scorer.domain import GAMES, Bonus, Hand, RuleError
 from scorer.domain.scoring import Rules, score_hand
 from scorer.i18n.catalogue import euros, say, say_all, say_line
 from tests.conftest import load_vectors
-from tests.test_vectors import hand_from_json
+from tests.test_vectors import hand_from_json, score_vector
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorer" / "translations"
@@ -103,18 +103,7 @@ def test_every_explanation_line_in_both_languages(app, game_id, system_id, param
 def test_every_explanation_line_of_every_worked_example_in_both_languages(app):
     lines = []
     for vector in load_vectors():
-        request = vector["request"]
-        game = GAMES[request["game"]]
-        players = request["players"]
-        score = score_hand(
-            request["game"],
-            request["system"],
-            request.get("params") or {},
-            players,
-            hand_from_json(request["hand"], game.total),
-            pot_cents=request.get("pot_cents"),
-        )
-        lines += [line.to_json() for line in score.explanation]
+        lines += [line.to_json() for line in score_vector(vector["request"]).explanation]
     german, english = said(app, "de", lines), said(app, "en", lines)
     assert not leftovers(german, ENGLISH), "German lines with English words"
     assert not leftovers(english, GERMAN), "English lines with German words"

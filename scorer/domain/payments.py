@@ -78,6 +78,18 @@ def won_or_lost_with(won: bool, points: int) -> Msg:
     )
 
 
+def points_times(n: int, point_cents: int, how: Msg) -> Msg:
+    """ "+5 points × 10 ct: each defender pays": game points (signed) at so many cents."""
+    return msg_n(
+        "%(points)s point × %(unit)s ct: %(how)s",
+        "%(points)s points × %(unit)s ct: %(how)s",
+        abs(n),
+        points=f"{n:+d}",
+        unit=point_cents,
+        how=how,
+    )
+
+
 def times_unit(m: int, unit: int, how: Msg) -> Msg:
     """ "3 × 10 ct: each defender pays"."""
     return msg("%(units)s × %(unit)s ct: %(how)s", units=m, unit=unit, how=how)

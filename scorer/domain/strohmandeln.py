@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.domain.bonuses import check_bonuses, check_valat_points, sign
-from scorer.domain.message import Msg, msg, msg_n
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
-from scorer.domain.payments import direct, won_or_lost_with
+from scorer.domain.payments import direct, points_times, won_or_lost_with
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
 
 TOTAL, TARGET = 70, 36
@@ -201,15 +201,7 @@ def _payer(table: Table):
         point_cents = deal.params["point_cents"]
         cents = abs(n) * point_cents
         how = msg("the loser pays the winner") if n else msg("nothing to pay")
-        text = msg_n(
-            "%(points)s point × %(unit)s ct: %(how)s",
-            "%(points)s points × %(unit)s ct: %(how)s",
-            abs(n),
-            points=f"{n:+d}",
-            unit=point_cents,
-            how=how,
-        )
-        lines.append(Line(text, cents=cents))
+        lines.append(Line(points_times(n, point_cents, how), cents=cents))
         return Draft(result, direct(deal, cents, n > 0), lines)
 
     return pay_table

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorer.domain.bonuses import bonus_line, check_bonuses, check_valat_points, sign
-from scorer.domain.message import Msg, msg, msg_n
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
-from scorer.domain.payments import direct, each_defender
+from scorer.domain.payments import direct, each_defender, points_times
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
 
 CONTRACT_VALUES = {"dreier": 3, "unterer": 4, "oberer": 5, "solo": 8}
@@ -85,21 +85,9 @@ def pay(deal: Deal) -> Draft:
             lines.append(Line(text, units=points))
         result = "won" if won else "lost"
     cents = abs(n) * deal.params["point_cents"]
-    lines.append(Line(points_times(n, deal.params["point_cents"]), cents=cents))
-    return Draft(result, direct(deal, cents, n > 0), lines)
-
-
-def points_times(n: int, point_cents: int) -> Msg:
-    """ "+5 points × 10 ct: each defender pays"."""
     how = each_defender(n > 0) if n else msg("nothing")
-    return msg_n(
-        "%(points)s point × %(unit)s ct: %(how)s",
-        "%(points)s points × %(unit)s ct: %(how)s",
-        abs(n),
-        points=f"{n:+d}",
-        unit=point_cents,
-        how=how,
-    )
+    lines.append(Line(points_times(n, deal.params["point_cents"], how), cents=cents))
+    return Draft(result, direct(deal, cents, n > 0), lines)
 
 
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
