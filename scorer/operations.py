@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import Row, bindparam, case, func, select, update
 
 from scorer import events
 from scorer.domain import Hand, RuleError
@@ -411,13 +411,37 @@ HAND_COLUMNS = (
 def live_hand_rows(session: TableSession) -> list[Mapping[str, Any]]:
     """The `HAND_COLUMNS` of every live hand as plain rows: at 2,000 hands, building ORM
     objects would be most of the time the session JSON takes."""
-    columns = [getattr(HandRecord, name) for name in HAND_COLUMNS]
-    rows = db.session.execute(
-        select(*columns)
-        .where(HandRecord.session_id == session.id, HandRecord.voided.is_(False))
-        .order_by(HandRecord.number)
-    )
-    return [row._mapping for row in rows]
+    return [row._mapping for row in hand_rows(session, HAND_COLUMNS)]
+
+
+SHEET_COLUMNS = (
+    *(name for name in HAND_COLUMNS if name != "explanation"),
+    "voided",
+    "factor",
+    "state_after",
+    "round_end_explanation",
+)
+"""What a score sheet reads of a hand; its explanation only where a round ended (the
+Haferl's shortfall is printed there)."""
+
+
+def hand_rows(
+    session: TableSession, columns: Sequence[str], include_voided: bool = False
+) -> list[Row]:
+    """`columns` of the session's hands (live ones unless `include_voided`) as rows read
+    by attribute or through `_mapping`, by number; for a read of every hand, where ORM
+    objects would cost more than the read. The column `round_end_explanation` is a hand's
+    explanation when it ended a round, else None."""
+    selected = [
+        case((HandRecord.round_end.is_(True), HandRecord.explanation)).label(name)
+        if name == "round_end_explanation"
+        else getattr(HandRecord, name)
+        for name in columns
+    ]
+    query = select(*selected).where(HandRecord.session_id == session.id)
+    if not include_voided:
+        query = query.where(HandRecord.voided.is_(False))
+    return list(db.session.execute(query.order_by(HandRecord.number)))
 
 
 def latest_hands(session: TableSession, count: int) -> list[HandRecord]:
@@ -504,7 +528,7 @@ Standing = tuple[dict[str, int], int]
 
 
 def standings(
-    session: TableSession, records: list[HandRecord]
+    session: TableSession, records: Sequence[HandRecord | Row]
 ) -> tuple[Standing, dict[int, Standing]]:
     """Where the evening stood before the first hand and after each live hand of `records`
     (by number), as the ledger cached it (`hand.state_after`). Hands recorded before that

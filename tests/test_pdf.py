@@ -73,9 +73,10 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
         records = operations.hands_of(session)
         assert any(r.round_end for r in records) and any(r.new_round for r in records)
         edited = records[5]
+        edited_number = edited.number
         operations.edit_hand(
             session,
-            edited.number,
+            edited_number,
             edited.version,
             Hand(edited.facts["declarer"], "frage", "herz", points=95),
         )
@@ -93,7 +94,7 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
         assert name in text
     assert "Stammtisch <Zum Haferl>" in text
     assert hand_numbers(text) >= set(range(1, 41))
-    assert re.search(rf"^[\u2007 ]*{edited.number}\*$", text, re.M), "an edited hand is marked"
+    assert re.search(rf"^[\u2007 ]*{edited_number}\*$", text, re.M), "an edited hand is marked"
     assert "gestrichen" in text
     assert "Haferl leer: Runde 1 zu Ende" in text
     assert "Runde 2: alle zahlen 0,20 € ins Haferl" in text
