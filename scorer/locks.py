@@ -10,7 +10,8 @@ with `SELECT … FOR UPDATE` (or a transaction-scoped advisory lock for a named 
 READ COMMITTED then lets every later statement see what the previous holder committed.
 
 Locks are always taken in one order, so two writers never wait for each other in a
-circle: tournament → its table sessions (by id) → the round.
+circle: tournament → round → the round's table sessions (by id), and Stammtisch → evening.
+A write at a tournament table therefore locks its round before its table.
 """
 
 from __future__ import annotations

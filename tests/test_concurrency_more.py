@@ -239,3 +239,72 @@ def test_the_organiser_draws_once_and_enters_a_late_player_once(servers, checker
             )
             db.session.remove()
         assert (rounds, zoes) == (1, 1), attempt
+
+
+def test_two_swaps_of_seats_at_once_are_both_applied(servers, checker):  # noqa: F811
+    one, two = servers
+    clear_organisers(checker)
+    assert sign_up(one, "orga@example.org") == 302
+    auth = organiser_headers("orga@example.org", "geheim123")
+    for attempt in range(TRIES):
+        path = f"/api/v1/tournaments/{new_tournament(one, auth, f'Swap {attempt}')['id']}"
+        status, drawn = call(one, "POST", f"{path}/rounds", {}, auth)
+        assert status == 201, drawn
+        first, second = (table["players"] for table in drawn["tables"])
+        # Two swaps of four different players across the two tables, sent at once.
+        a, b, c, d = first[0], second[0], first[1], second[1]
+        swap = f"{path}/rounds/1/swap"
+        swapped = race(
+            lambda s=swap, pair={"a": a, "b": b}: call(one, "POST", s, pair, auth),
+            lambda s=swap, pair={"a": c, "b": d}: call(two, "POST", s, pair, auth),
+        )
+        assert [status for status, _ in swapped] == [200, 200], (attempt, swapped)
+        exchange = {a: b, b: a, c: d, d: c}
+        expected = [[exchange.get(p, p) for p in seats] for seats in (first, second)]
+        status, stored = call(one, "GET", f"{path}/rounds/1", None, auth)
+        assert [table["players"] for table in stored["tables"]] == expected, attempt
+        for table in stored["tables"]:  # the first seat deals first
+            assert read(one, table["key"])["first_dealer"] == table["players"][0], attempt
+
+
+def test_a_withdrawal_while_the_round_is_drawn(servers, checker):  # noqa: F811
+    """Withdrawn before the draw: not seated and off the list; after it: seated in that
+    round, withdrawn after it. Never seated and withdrawn before the round."""
+    one, two = servers
+    clear_organisers(checker)
+    assert sign_up(one, "orga@example.org") == 302
+    auth = organiser_headers("orga@example.org", "geheim123")
+    for attempt in range(TRIES):
+        path = f"/api/v1/tournaments/{new_tournament(one, auth, f'Late {attempt}')['id']}"
+        answers = race(
+            lambda p=path: call(one, "POST", f"{p}/rounds", {}, auth),
+            lambda p=path: call(two, "DELETE", f"{p}/players/P5", None, auth),
+        )
+        assert [status for status, _ in answers] == [201, 204], (attempt, answers)
+        status, tournament = call(one, "GET", path, None, auth)
+        assert status == 200
+        seated = any("P5" in table["players"] for table in tournament["rounds_drawn"][0]["tables"])
+        listed = [p for p in tournament["players"] if p["name"] == "P5"]
+        if seated:
+            assert listed and listed[0]["withdrawn_after"] == 1, (attempt, tournament)
+        else:
+            assert not listed, (attempt, tournament)
+
+
+def test_a_round_closed_from_two_devices_at_once_is_closed_once(servers, checker):  # noqa: F811
+    one, two = servers
+    clear_organisers(checker)
+    assert sign_up(one, "orga@example.org") == 302
+    auth = organiser_headers("orga@example.org", "geheim123")
+    for attempt in range(TRIES):
+        path = f"/api/v1/tournaments/{new_tournament(one, auth, f'Close {attempt}')['id']}"
+        status, drawn = call(one, "POST", f"{path}/rounds", {}, auth)
+        assert status == 201, drawn
+        closed = race(
+            lambda p=path: call(one, "POST", f"{p}/rounds/1/close", {}, auth),
+            lambda p=path: call(two, "POST", f"{p}/rounds/1/close", {}, auth),
+        )
+        assert sorted(status for status, _ in closed) == [200, 409], (attempt, closed)
+        for table in drawn["tables"]:
+            assert history_count(checker, table["key"], "close") == 1, attempt
+            assert read(one, table["key"])["closed"], attempt
