@@ -22,6 +22,9 @@ from scorer.extensions import csrf, db, limiter, login_manager, migrate
 from scorer.locks import release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+POOL_SIZE = 10
+"""PostgreSQL connections a server process keeps open: one for each of its threads
+(`scorer.serve.THREADS`) and two to spare."""
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -49,6 +52,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = _driver_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # A connection for each of a server process's threads stays open: with the pool's
+        # default of five, every request beyond the fifth at once opened and closed one.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            "pool_size": POOL_SIZE,
+            **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
+        }
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 

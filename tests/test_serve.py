@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import serve
+from scorer import create_app, serve
 from scorer.auth import routes as auth_routes
+from scorer.extensions import db
 from tests.conftest import dispose, make_app
 
 
@@ -39,6 +40,15 @@ def test_gunicorn_listens_where_asked_with_threads(sqlite, workers):
     assert int(argv[argv.index("--workers") + 1]) >= 1
     assert argv[-1] == "wsgi:app"
     assert serve.gunicorn_argv("h", "1", sqlite, workers=3)[argv.index("--workers") + 1] == "3"
+
+
+def test_every_server_thread_keeps_a_postgresql_connection_open():
+    """A thread beyond the pool's size would open and close a connection per request."""
+    url = "postgresql://nobody@127.0.0.1:1/none"  # never connected to
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test"})
+    with app.app_context():
+        assert db.engine.pool.size() >= serve.THREADS
+        assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"]
 
 
 def test_the_setup_code_is_made_once_logged_and_gone_after_the_first_sign_up(
