@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 from scorer import groups, operations
 from scorer.api import bp
 from scorer.api.errors import error_response
-from scorer.api.schema import json_body, said_line
+from scorer.api.schema import body_bytes, json_body, said_line
 from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.message import msg
@@ -38,6 +38,7 @@ def _load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
         if request.method in ("GET", "HEAD"):
             g.session = operations.get_session(key)
         else:
+            body_bytes()  # read from the network before the lock, not while holding it
             g.session = operations.session_for_write(key)
 
 
@@ -86,7 +87,7 @@ def hand_to_json(
     hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
 ) -> dict[str, Any]:
     """A hand as API.md shows it, from a record or a row of `operations.live_hand_rows`."""
-    row = hand if isinstance(hand, Mapping) else {c: getattr(hand, c) for c in HAND_COLUMNS}
+    row = hand if isinstance(hand, Mapping) else hand_row(hand)
     return {
         "number": row["number"],
         "version": row["version"],
@@ -101,6 +102,11 @@ def hand_to_json(
         "round_end": row["round_end"],
         "pot_after": row["pot_after"],
     }
+
+
+def hand_row(record: HandRecord) -> dict[str, Any]:
+    """The `HAND_COLUMNS` of a record, read now (a commit expires them)."""
+    return {column: getattr(record, column) for column in HAND_COLUMNS}
 
 
 def _hand_from_request(data: dict[str, Any]):
@@ -157,9 +163,9 @@ def record_hand():
     if key is not None and (not 0 < len(key) <= 200 or "\x00" in key):
         raise RuleError.one("Idempotency-Key", msg("must have 1..200 characters"))
     record, created = operations.record_hand(g.session, hand, dealer, key)
-    answer = hand_to_json(record)  # before the commit expires what it reads
-    db.session.commit()
-    return jsonify(answer), 201
+    stored = hand_row(record)
+    db.session.commit()  # the table is free again: its words are said after
+    return jsonify(hand_to_json(stored)), 201
 
 
 @bp.put("/sessions/<key>/hands/<n:number>")
@@ -169,8 +175,9 @@ def edit_hand(number: int):
     hand_data = {k: v for k, v in data.items() if k != "version"}
     hand, dealer = _hand_from_request(hand_data)
     record = operations.edit_hand(g.session, number, version, hand, dealer)
-    answer = hand_to_json(record)  # before the commit expires what it reads
-    db.session.commit()
+    stored = hand_row(record)
+    db.session.commit()  # the table is free again: its words are said after
+    answer = hand_to_json(stored)
     return jsonify(answer)
 
 
