@@ -308,3 +308,27 @@ def test_a_round_closed_from_two_devices_at_once_is_closed_once(servers, checker
         for table in drawn["tables"]:
             assert history_count(checker, table["key"], "close") == 1, attempt
             assert read(one, table["key"])["closed"], attempt
+
+
+def test_a_settle_up_closed_from_two_devices_at_once_pays_each_evening_once(servers, checker):  # noqa: F811
+    one, two = servers
+    for attempt in range(TRIES):
+        key = new_group(one)
+        evenings = []
+        for players, declarer in ((PLAYERS, "Berta"), (["Dieter", "Emil", "Franzi"], "Emil")):
+            status, body = call(one, "POST", f"/api/v1/groups/{key}/evenings", {"players": players})
+            assert status == 201, body
+            call(one, "POST", f"/api/v1/sessions/{body['key']}/hands", frage(declarer, 90))
+            call(one, "POST", f"/api/v1/sessions/{body['key']}/close", {})
+            evenings.append(body["key"])
+        answers = race(
+            lambda k=key: call(one, "POST", f"/api/v1/groups/{k}/settlement/close", {}),
+            lambda k=key: call(two, "POST", f"/api/v1/groups/{k}/settlement/close", {}),
+        )
+        assert [status for status, _ in answers] == [200, 200], (attempt, answers)
+        paid = [body["paid"] for _, body in answers]
+        # Each evening is paid by exactly one of the two (in practice: the first pays
+        # both, the second finds nothing left).
+        assert sorted(paid[0] + paid[1]) == sorted(evenings), (attempt, paid)
+        _, group = call(one, "GET", f"/api/v1/groups/{key}")
+        assert all(evening["paid"] for evening in group["evenings"]), (attempt, group)
