@@ -469,3 +469,58 @@ def test_a_stammtisch_season_through_the_pages(device):
     # The start page lists the group among this device's recent tables.
     page.goto("/")
     assert "Freitagsrunde" in page.inner_text("[data-recent-tables]")
+
+
+def test_the_other_pages_of_an_evening_in_english(english_device):
+    """Edit a hand, the settle-up, the rules, closing, a missing page and the footer's
+    language switch, tapped in English: each page in English only, nothing wider than the
+    screen. Screenshots: english-<page>-<device>.png."""
+    from tests.test_i18n_pages import GERMAN
+
+    name, page = english_device
+    key = create(page, "haferltarock", "parlett-units", ["Anton", "Berta", "Charlotte"])
+    page.goto(f"/t/{key}")
+    plain_hand(page, "Anton", "Frage", 70, "Anton +€0.20", words=WORDS["en"])
+    taps = Taps(page)
+
+    def english_only(shot: str) -> str:
+        assert page.get_attribute("html", "lang") == "en", page.url
+        text = page.inner_text("body")
+        assert not GERMAN.search(text), (page.url, GERMAN.search(text))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], (page.url, width)
+        page.screenshot(path=str(ARTIFACTS / f"english-{shot}-{name}.png"), full_page=True)
+        return text
+
+    page.goto(f"/t/{key}/spiele")
+    english_only("hands")
+    with page.expect_navigation():
+        taps.tap(page.locator(f"a[href$='/t/{key}/spiele/1']").first)
+    english_only("edit")
+    page.fill("#points", "90")
+    with page.expect_navigation():
+        taps.tap(save_button(page))
+    assert "Hand 1" in english_only("edited")
+
+    page.goto(f"/t/{key}/abrechnung")
+    assert "€" in english_only("settle-up")
+    page.goto("/regeln/haferltarock")
+    english_only("rules")
+    page.goto(f"/t/{key}/schliessen")
+    english_only("close")
+    with page.expect_navigation():
+        taps.tap(page.get_by_role("button", name="Yes, settle up"))
+    english_only("closed")
+
+    response = page.goto("/t/no-such-table")
+    assert response is not None and response.status == 404
+    english_only("not-found")
+
+    # The footer's switch: German, then back to English, on the same page.
+    page.goto(f"/t/{key}")
+    with page.expect_navigation():
+        taps.tap(page.locator("nav.languages a[hreflang=de]"))
+    assert page.get_attribute("html", "lang") == "de"
+    with page.expect_navigation():
+        taps.tap(page.locator("nav.languages a[hreflang=en]"))
+    english_only("table-closed")
