@@ -524,3 +524,49 @@ def test_the_other_pages_of_an_evening_in_english(english_device):
     with page.expect_navigation():
         taps.tap(page.locator("nav.languages a[hreflang=en]"))
     english_only("table-closed")
+
+
+def test_a_stammtisch_evening_and_season_in_english(english_device):
+    """The Stammtisch pages tapped in English: found a group, play an evening, end it,
+    the group page with its standings and a member's page, the season closed."""
+    from tests.test_i18n_pages import GERMAN
+
+    name, page = english_device
+
+    def english_only(shot: str) -> str:
+        assert page.get_attribute("html", "lang") == "en", page.url
+        text = page.inner_text("body")
+        assert not GERMAN.search(text), (page.url, GERMAN.search(text))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], (page.url, width)
+        page.screenshot(path=str(ARTIFACTS / f"english-{shot}-{name}.png"), full_page=True)
+        return text
+
+    page.goto("/stammtisch/neu")
+    english_only("new-group")
+    page.fill("input[name=name]", "Friday club")
+    page.fill("textarea[name=members]", "Anton\nBerta\nCarl\nDora")
+    page.get_by_role("button", name="Create the group").click()
+    page.wait_for_selector("h1:has-text('New evening')")
+    group_url = page.url
+    english_only("group")
+    for member in ("Anton", "Berta", "Carl"):
+        page.locator(f"input[name=player][value={member}]").check(force=True)
+    page.get_by_role("button", name="Start the evening").click()
+    page.wait_for_selector("#hand-form")
+    declarer = page.locator("input[name=declarer]").first.get_attribute("value")
+    plain_hand(page, declarer, "Frage", 75, declarer, words=WORDS["en"])
+    page.get_by_role("link", name="End the evening").click()
+    page.get_by_role("button", name="Yes, settle up").click()
+    page.wait_for_url(re.compile(r"/abrechnung$"))
+    english_only("group-settle-up")
+    page.goto(group_url)
+    assert page.locator("table.standings tbody tr").count() == 3  # those who played
+    page.get_by_role("link", name="Anton").first.click()
+    page.wait_for_url("**/spieler/Anton")
+    assert "Hands played" in english_only("member")
+    page.goto(group_url)
+    page.get_by_role("button", name=re.compile("End the season")).click()
+    page.get_by_role("button", name="Yes, end the season").click()
+    page.wait_for_selector("text=Season closed")
+    english_only("season-closed")
