@@ -570,3 +570,54 @@ def test_a_stammtisch_evening_and_season_in_english(english_device):
     page.get_by_role("button", name="Yes, end the season").click()
     page.wait_for_selector("text=Season closed")
     english_only("season-closed")
+
+
+def test_the_organiser_pages_in_english(english_device):
+    """Sign-up, the tournament list, a new tournament's form, a tournament with its drawn
+    round, the round's tables and the live standings, in English."""
+    from tests.conftest import SETUP_CODE
+    from tests.test_i18n_pages import GERMAN
+
+    name, page = english_device
+
+    def english_only(shot: str) -> str:
+        assert page.get_attribute("html", "lang") == "en", page.url
+        text = page.inner_text("body")
+        assert not GERMAN.search(text), (page.url, GERMAN.search(text))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], (page.url, width)
+        page.screenshot(path=str(ARTIFACTS / f"english-{shot}-{name}.png"), full_page=True)
+        return text
+
+    page.goto("/veranstalter/registrieren")
+    english_only("sign-up")
+    page.fill("input[name=setup_code]", SETUP_CODE)
+    page.fill("input[name=name]", "Orga")
+    page.fill("input[name=email]", "orga@example.org")
+    page.fill("input[name=password]", "geheim123")
+    page.fill("input[name=confirm]", "geheim123")
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url("**/turniere")
+    auth = {"Authorization": "Basic b3JnYUBleGFtcGxlLm9yZzpnZWhlaW0xMjM="}
+    body = {
+        "name": "Cup",
+        "game": "haferltarock",
+        "system": "parlett-units",
+        "rounds": 2,
+        "players": [f"P{i}" for i in range(7)],
+    }
+    tournament = page.request.post("/api/v1/tournaments", headers=auth, data=body).json()
+    tid = tournament["id"]
+    page.request.post(f"/api/v1/tournaments/{tid}/rounds", headers=auth, data={})
+
+    page.goto("/turniere/neu")
+    english_only("new-tournament")
+    page.goto("/turniere")
+    english_only("tournaments")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Cup").first.click()
+    assert "Cup" in english_only("tournament")
+    page.goto(f"/turniere/{tid}/runde/1/tische")
+    english_only("round-tables")
+    page.goto(f"/turnier/{tournament['key']}/stand")
+    english_only("standings")
