@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row, bindparam, case, func, insert, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorer import events
 from scorer.domain import Hand, RuleError
@@ -213,21 +214,23 @@ def record_hand(
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
-    record = HandRecord(
-        session_id=session.id,
-        number=number,
-        dealer=entry.dealer,
-        facts=hand.to_json(),
-        idempotency_key=idempotency_key or None,
-        version=1,  # set here: the answer is read before the commit writes the row
-        voided=False,
-    )
-    _cache(record, entry, state)
-    db.session.add(record)
-    session.state = state.to_json()
-    session.hand_count = number
-    _changed(session)
-    _history(session, "record", number, {"hand": record.facts, "dealer": record.dealer})
+    stored = {
+        "session_id": session.id,
+        "number": number,
+        "dealer": entry.dealer,
+        "facts": hand.to_json(),
+        "idempotency_key": idempotency_key or None,
+        "version": 1,
+        "voided": False,
+        **_cached(entry, state),
+    }
+    # Plain INSERT and UPDATE while the table is locked: the ORM's unit of work was a
+    # third of the time a hand held the lock, and with one busy table that time is the
+    # rate at which its hands can be recorded at all.
+    db.session.connection().execute(insert(HandRecord.__table__), stored)
+    _store_table(session, state=state.to_json(), hand_count=number)
+    _history(session, "record", number, {"hand": stored["facts"], "dealer": entry.dealer})
+    record = HandRecord(**stored)  # what was stored, for the answer; not in the ORM session
     if session.done:
         events.table_done.send(session)
     return record, True
@@ -635,6 +638,17 @@ def _changed(session: TableSession) -> None:
     session.updated_at = utcnow()
 
 
+def _store_table(session: TableSession, **columns: Any) -> None:
+    """Write `columns` of the table's row with the version bump of `_changed`, as one
+    plain UPDATE, and let the loaded `session` show them as stored (not as changes of its
+    own that a flush would write again)."""
+    columns = {**columns, "version": session.version + 1, "updated_at": utcnow()}
+    table = TableSession.__table__
+    db.session.connection().execute(update(table).where(table.c.id == session.id).values(**columns))
+    for name, value in columns.items():
+        set_committed_value(session, name, value)
+
+
 def _cached(entry: Entry, state: LedgerState) -> dict[str, Any]:
     """A live hand's cached columns: what folding it gave."""
     return {
@@ -649,11 +663,6 @@ def _cached(entry: Entry, state: LedgerState) -> dict[str, Any]:
         "pot_after": entry.pot_after,
         "factor": entry.factor,
     }
-
-
-def _cache(record: HandRecord, entry: Entry, state: LedgerState) -> None:
-    for column, value in _cached(entry, state).items():
-        setattr(record, column, value)
 
 
 CLEARED: dict[str, Any] = {
