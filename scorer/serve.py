@@ -42,7 +42,7 @@ def lan_address() -> str | None:
 
 def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None) -> list[str]:
     if workers is None:
-        workers = WORKERS_SQLITE if sqlite else min(2 * (os.cpu_count() or 1) + 1, 8)
+        workers = WORKERS_SQLITE if sqlite else min((os.cpu_count() or 1) + 1, 8)
     return [
         sys.executable,
         "-m",
