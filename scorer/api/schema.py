@@ -59,8 +59,8 @@ def score_to_json(score, accounts) -> dict[str, Any]:
     }
 
 
-def said_line(line: dict[str, Any], speaker: Speaker | None = None) -> dict[str, Any]:
+def said_line(line: dict[str, Any], speaker: Speaker) -> dict[str, Any]:
     """A stored explanation line as the API gives it: its text in the reader's language."""
-    said = {"text": (speaker or Speaker()).line(line)}
+    said = {"text": speaker.line(line)}
     said.update((k, v) for k, v in line.items() if k in ("units", "cents"))
     return said

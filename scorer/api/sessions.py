@@ -88,6 +88,8 @@ def hand_to_json(
 ) -> dict[str, Any]:
     """A hand as API.md shows it, from a record or a row of `operations.live_hand_rows`."""
     row = hand if isinstance(hand, Mapping) else hand_row(hand)
+    if speaker is None:
+        speaker = Speaker()  # once for the hand's lines, not once a line
     return {
         "number": row["number"],
         "version": row["version"],
