@@ -116,6 +116,12 @@ class Leg:
     def rate(self) -> float:
         return self.ok / self.seconds if self.seconds else 0.0
 
+    @property
+    def max_ms(self) -> float:
+        """The slowest answer: a pause of the whole server (a worker starting, say) shows
+        here while p95 hides it."""
+        return max(self.latencies, default=float("nan")) * 1000
+
     def percentile_ms(self, p: int) -> float:
         if not self.latencies:
             return float("nan")
@@ -355,7 +361,7 @@ def run_database(label: str, url: str, tablets: int, per_tablet: int, log: Path)
 def report(label: str, legs: list[Leg], log_errors: list[str], log: Path) -> None:
     print(f"\n{label}")
     header = (
-        f"  {'leg':<46} {'answers':>7} {'2xx/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
+        f"  {'leg':<46} {'answers':>7} {'2xx/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
         f"{'4xx':>4} {'5xx':>4} {'conn':>4} {'lost':>4}  integrity"
     )
     print(header)
@@ -364,8 +370,8 @@ def report(label: str, legs: list[Leg], log_errors: list[str], log: Path) -> Non
         integrity = "-" if leg.integrity is None else ("ok" if not leg.integrity else "FAILED")
         print(
             f"  {leg.name:<46} {leg.requests:>7} {leg.rate:>7.1f} {leg.percentile_ms(50):>7.1f} "
-            f"{leg.percentile_ms(95):>7.1f} {leg.refused:>4} {leg.server_errors:>4} "
-            f"{leg.connection_errors:>4} {lost:>4}  {integrity}"
+            f"{leg.percentile_ms(95):>7.1f} {leg.max_ms:>7.1f} {leg.refused:>4} "
+            f"{leg.server_errors:>4} {leg.connection_errors:>4} {lost:>4}  {integrity}"
         )
         for problem in leg.integrity or []:
             print(f"      {problem}")
