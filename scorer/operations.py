@@ -30,6 +30,7 @@ from scorer.domain.message import Msg, msg
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.extensions import db
+from scorer.hand_writes import write_hand
 from scorer.locks import begin_write, lock_more, sqlite
 from scorer.models import (
     Group,
@@ -97,6 +98,17 @@ def get_session(key: str) -> TableSession:
     return session
 
 
+_LOCK_BY_KEY = (
+    select(TableSession, TournamentTable.round_id)
+    .outerjoin(TournamentTable, TournamentTable.session_id == TableSession.id)
+    .where(TableSession.key == bindparam("key"))
+    .with_for_update(of=TableSession)
+    .execution_options(populate_existing=True)
+)
+"""PostgreSQL: lock the table with this key and say whether it belongs to a round
+(built once: every write to a table starts here)."""
+
+
 def session_for_write(key: str) -> TableSession:
     """The session named by `key`, locked for this transaction (see `scorer.locks`). A
     tournament table's round is locked first: the round closes when its last table is
@@ -110,13 +122,7 @@ def session_for_write(key: str) -> TableSession:
     if sqlite():  # one writer at a time already excludes everyone else
         found = lock_more(TableSession, TableSession.key == key)
     else:
-        row = db.session.execute(
-            select(TableSession, TournamentTable.round_id)
-            .outerjoin(TournamentTable, TournamentTable.session_id == TableSession.id)
-            .where(TableSession.key == key)
-            .with_for_update(of=TableSession)
-            .execution_options(populate_existing=True)
-        ).first()
+        row = db.session.execute(_LOCK_BY_KEY, {"key": key}).first()
         found, round_id = row if row is not None else (None, None)
         if round_id is not None:
             begin_write()
@@ -214,6 +220,7 @@ def record_hand(
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
+    now = utcnow()
     stored = {
         "session_id": session.id,
         "number": number,
@@ -222,14 +229,26 @@ def record_hand(
         "idempotency_key": idempotency_key or None,
         "version": 1,
         "voided": False,
+        "created_at": now,
+        "updated_at": now,
         **_cached(entry, state),
     }
-    # Plain INSERT and UPDATE while the table is locked: the ORM's unit of work was a
-    # third of the time a hand held the lock, and with one busy table that time is the
-    # rate at which its hands can be recorded at all.
-    db.session.connection().execute(insert(HandRecord.__table__), stored)
-    _store_table(session, state=state.to_json(), hand_count=number)
-    _history(session, "record", number, {"hand": stored["facts"], "dealer": entry.dealer})
+    table = {
+        "state": state.to_json(),
+        "hand_count": number,
+        "version": session.version + 1,
+        "updated_at": now,
+    }
+    line = {
+        "session_id": session.id,
+        "hand_number": number,
+        "action": "record",
+        "data": {"hand": stored["facts"], "dealer": entry.dealer},
+        "at": now,
+    }
+    write_hand(db.session.connection(), stored, session.id, table, line)
+    for name, value in table.items():  # what the loaded session shows, not changes to flush
+        set_committed_value(session, name, value)
     record = HandRecord(**stored)  # what was stored, for the answer; not in the ORM session
     if session.done:
         events.table_done.send(session)
@@ -636,17 +655,6 @@ def _changed(session: TableSession) -> None:
     """Every write bumps the table's version: exports cached per version go stale."""
     session.version += 1
     session.updated_at = utcnow()
-
-
-def _store_table(session: TableSession, **columns: Any) -> None:
-    """Write `columns` of the table's row with the version bump of `_changed`, as one
-    plain UPDATE, and let the loaded `session` show them as stored (not as changes of its
-    own that a flush would write again)."""
-    columns = {**columns, "version": session.version + 1, "updated_at": utcnow()}
-    table = TableSession.__table__
-    db.session.connection().execute(update(table).where(table.c.id == session.id).values(**columns))
-    for name, value in columns.items():
-        set_committed_value(session, name, value)
 
 
 def _cached(entry: Entry, state: LedgerState) -> dict[str, Any]:
