@@ -391,8 +391,11 @@ def collected_settlement(group: Group) -> tuple[dict[str, int], list[Any], list[
 
 
 def close_settlement(group: Group) -> list[TableSession]:
-    """Mark the evenings of the collected settle-up paid (their history kept)."""
+    """Mark the evenings of the collected settle-up paid (their history kept). With
+    nothing left to pay (a second tablet, a double tap) nothing is written."""
     balances, transfers, sessions = collected_settlement(group)
+    if not sessions:
+        return []
     now = utcnow()
     for session in sessions:
         session.paid_at = now

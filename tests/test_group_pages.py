@@ -137,3 +137,18 @@ def test_a_newcomer_joins_from_the_group_page(client):
         f"/s/{key}/abend", data=MultiDict([("player", "Anton")]), follow_redirects=True
     )
     assert "Haferltarock spielen 3 oder 4 Spieler" in too_few.get_data(as_text=True)
+
+
+def test_a_settle_up_paid_twice_says_nothing_is_left(client):
+    key = create_group(client, settle="collected")["key"]
+    session = evening(client, key, FOUR)
+    play(client, session, [FRAGE_WON])
+    close(client, session)
+    # Two tablets show the page with its "paid" button; both tap it.
+    posted = MultiDict(fields(client.get(f"/s/{key}").get_data(as_text=True), "/bezahlt"))
+    first = client.post(f"/s/{key}/bezahlt", data=posted, follow_redirects=True)
+    assert "1 Abend als bezahlt vermerkt." in first.get_data(as_text=True)
+    second = client.post(f"/s/{key}/bezahlt", data=posted, follow_redirects=True)
+    html = second.get_data(as_text=True)
+    assert "Nichts mehr zu bezahlen: jeder abgeschlossene Abend ist bezahlt." in html
+    assert "0 Abende als bezahlt" not in html

@@ -5,9 +5,12 @@ conserved (members' nets + the group's Haferl = 0) after every operation."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import func, select
 
 from scorer.domain.season import share_out
 from scorer.domain.settle import settle
+from scorer.extensions import db
+from scorer.models import Group, GroupEvent
 
 API = "/api/v1"
 FOUR = ["Anton", "Berta", "Charlotte", "Dieter"]
@@ -197,7 +200,19 @@ def test_two_tables_of_one_group_on_one_evening(client):
     assert conserved(client, key) == 0
 
 
-def test_one_settle_up_for_many_evenings(client):
+def paid_lines_and_version(app, key: str) -> tuple[int, int]:
+    """How many "paid" lines the group's history holds, and the group's version."""
+    with app.app_context():
+        found = db.session.scalar(select(Group).where(Group.key == key))
+        lines = db.session.scalar(
+            select(func.count())
+            .select_from(GroupEvent)
+            .where(GroupEvent.group_id == found.id, GroupEvent.action == "paid")
+        )
+        return lines, found.version
+
+
+def test_one_settle_up_for_many_evenings(app, client):
     key = create_group(client, settle="collected")["key"]
     sessions = []
     for players in (FOUR, ["Anton", "Berta", "Emil"], FOUR[:3]):
@@ -223,6 +238,12 @@ def test_one_settle_up_for_many_evenings(client):
     assert paid == collected["evenings"]
     again = client.get(f"{API}/groups/{key}/settlement").get_json()
     assert again == {"evenings": [], "balances": {}, "transfers": []}
+    # Paid again (a second tablet, a double tap): nothing left to pay, nothing written.
+    before = paid_lines_and_version(app, key)
+    second = client.post(f"{API}/groups/{key}/settlement/close")
+    assert (second.status_code, second.get_json()) == (200, {"paid": []})
+    assert paid_lines_and_version(app, key) == before
+    assert before[0] == 1
     # A paid evening cannot be reopened.
     assert client.post(f"/t/{sessions[-1]['key']}/oeffnen").status_code == 302
     assert client.get(f"{API}/sessions/{sessions[-1]['key']}").get_json()["closed"] is True

@@ -158,10 +158,15 @@ def close_settlement():
     checked_form()
     paid = groups.close_settlement(g.group)
     db.session.commit()
-    flash(
-        ngettext("%(num)d evening marked as paid.", "%(num)d evenings marked as paid.", len(paid)),
-        "info",
-    )
+    if not paid:
+        flash(_("Nothing left to pay: every closed evening is paid."), "info")
+    else:
+        flash(
+            ngettext(
+                "%(num)d evening marked as paid.", "%(num)d evenings marked as paid.", len(paid)
+            ),
+            "info",
+        )
     return redirect(url_for("stammtisch.group"))
 
 
