@@ -472,9 +472,9 @@ def test_a_stammtisch_season_through_the_pages(device):
 
 
 def test_the_other_pages_of_an_evening_in_english(english_device):
-    """Edit a hand, the settle-up, the rules, closing, a missing page and the footer's
-    language switch, tapped in English: each page in English only, nothing wider than the
-    screen. Screenshots: english-<page>-<device>.png."""
+    """Edit a hand, the settle-up, the rules, the players, the import, closing, a missing
+    page and the footer's language switch, tapped in English: each page in English only,
+    nothing wider than the screen. Screenshots: english-<page>-<device>.png."""
     from tests.test_i18n_pages import GERMAN
 
     name, page = english_device
@@ -506,6 +506,10 @@ def test_the_other_pages_of_an_evening_in_english(english_device):
     assert "€" in english_only("settle-up")
     page.goto("/regeln/haferltarock")
     english_only("rules")
+    page.goto(f"/t/{key}/spieler")
+    english_only("players")
+    page.goto("/import")
+    english_only("import")
     page.goto(f"/t/{key}/schliessen")
     english_only("close")
     with page.expect_navigation():
