@@ -322,6 +322,52 @@ def test_an_oversized_chunked_body_is_413(client):
     assert client.get(f"{API}/sessions/{key}").get_json()["hand_count"] == 0
 
 
+TABLE_WRITES = [
+    ("POST", "/api/v1/sessions/{key}/hands"),
+    ("PUT", "/api/v1/sessions/{key}/hands/1"),
+    ("DELETE", "/api/v1/sessions/{key}/hands/1?version=1"),
+    ("POST", "/api/v1/sessions/{key}/close"),
+    ("POST", "/t/{key}/spiel"),
+    ("POST", "/t/{key}/vorschau"),
+    ("POST", "/t/{key}/spiele/1"),
+    ("POST", "/t/{key}/spiele/1/streichen"),
+    ("POST", "/t/{key}/schliessen"),
+    ("POST", "/t/{key}/spieler"),
+    ("POST", "/t/{key}/oeffnen"),
+]
+"""Every request that changes a table, through the API and through its pages."""
+
+
+@pytest.mark.parametrize(("method", "path"), TABLE_WRITES)
+@pytest.mark.parametrize(
+    ("language", "said"), [("de", "Das ist zu groß."), ("en", "That is too large.")]
+)
+def test_an_oversized_body_to_any_table_write_is_413_in_the_readers_words(
+    client, method, path, language, said
+):
+    """A declared body over the limit (2 MB) is refused before anything is read or
+    locked, in the reader's language (not werkzeug's English), and the table is as it was."""
+    key = new_session(client)
+    assert client.post(f"{API}/sessions/{key}/hands", json=HAND).status_code == 201
+    before = client.get(f"{API}/sessions/{key}").get_json()
+    api = path.startswith("/api/")
+    response = client.open(
+        path.format(key=key),
+        method=method,
+        data=b"a=" + b"x" * (2 * 1024 * 1024),
+        headers={
+            "Accept-Language": language,
+            "Content-Type": "application/json" if api else "application/x-www-form-urlencoded",
+        },
+    )
+    assert response.status_code == 413
+    if api:
+        assert response.get_json()["error"] == {"code": "too_large", "message": said}
+    else:
+        assert said in response.get_data(as_text=True)
+    assert client.get(f"{API}/sessions/{key}").get_json() == before
+
+
 def chunks_stream(parts):
     import io
 

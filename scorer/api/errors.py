@@ -9,6 +9,7 @@ from scorer.api import bp
 from scorer.domain import RuleError
 from scorer.domain.message import Msg, msg
 from scorer.i18n.catalogue import say, say_fields
+from scorer.i18n.http_errors import error_text
 
 Text = Msg | str
 """A message in English (the API's default) that the reader's language may replace."""
@@ -67,6 +68,4 @@ def handle_http_error_as_json(exc: HTTPException):
         415: "unsupported_media_type",
         429: "too_many_requests",
     }
-    return error_response(
-        exc.code or 500, codes.get(exc.code or 500, "error"), exc.description or exc.name
-    )
+    return error_response(exc.code or 500, codes.get(exc.code or 500, "error"), error_text(exc))

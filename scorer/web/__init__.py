@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from flask import Flask, render_template
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.busy import Busy
 from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import euros, pot_short, say, say_line
+from scorer.i18n.http_errors import error_text, error_title
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.view import table_name
 
@@ -28,50 +28,6 @@ def format_score(points: int) -> str:
     """A tournament score with its sign, as printed: +7, −7, 0."""
     value = int(points or 0)
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
-
-
-ERROR_TITLES = {
-    400: _l("Bad request"),
-    401: _l("Please log in"),
-    403: _l("Not allowed"),
-    404: _l("Not found"),
-    405: _l("Not possible this way"),
-    409: _l("Changed in the meantime"),
-    413: _l("Too large"),
-    415: _l("Wrong kind of data"),
-    422: _l("Cannot be processed"),
-    429: _l("Too many requests"),
-    500: _l("Something went wrong"),
-    503: _l("Busy right now"),
-}
-"""Each error page's heading in the reader's language (werkzeug's names are English)."""
-
-ERROR_TEXTS = {
-    400: _l("The request could not be understood."),
-    401: _l("This page is for organisers: please log in."),
-    403: _l("This is not allowed."),
-    404: _l("There is no such page. Is the link right?"),
-    405: _l("This page cannot be opened this way: please go back and use its buttons."),
-    409: _l("Someone changed this in the meantime: please reload."),
-    413: _l("That is too large."),
-    415: _l("The data was sent in a form this page does not take."),
-    422: _l("That cannot be processed."),
-    429: _l("Too many requests in a short time: please wait a minute."),
-    500: _l("Something went wrong on the server."),
-    503: _l("Please try again in a few seconds."),
-}
-"""What to say where werkzeug would give its own (English) default description."""
-
-
-def error_page(exc: HTTPException) -> tuple[str, str]:
-    """The heading and the sentence of an error page: the exception's own message where
-    it has one, else the code's sentence in the reader's language."""
-    code = exc.code or 500
-    title = ERROR_TITLES.get(code) or exc.name
-    # werkzeug's own sentence, or Flask-Limiter's "20 per 1 minute": ours instead.
-    default = exc.description == type(exc).description or not exc.description or code == 429
-    text = ERROR_TEXTS.get(code) if default else None
-    return str(title), str(text) if text is not None else say(exc.description)
 
 
 def init_app(app: Flask) -> None:
@@ -98,7 +54,7 @@ def init_app(app: Flask) -> None:
     def http_error(exc: HTTPException):
         if is_api_request():
             return handle_http_error_as_json(exc)
-        title, text = error_page(exc)
+        title, text = error_title(exc), error_text(exc)
         return render_template("error.html", error=exc, title=title, text=text), exc.code
 
     @app.errorhandler(Busy)
