@@ -233,19 +233,10 @@ def record_hand(
         "updated_at": now,
         **_cached(entry, state),
     }
-    table = {
-        "state": state.to_json(),
-        "hand_count": number,
-        "version": session.version + 1,
-        "updated_at": now,
-    }
-    line = {
-        "session_id": session.id,
-        "hand_number": number,
-        "action": "record",
-        "data": {"hand": stored["facts"], "dealer": entry.dealer},
-        "at": now,
-    }
+    table = {"state": state.to_json(), "hand_count": number, **_bumped(session)}
+    line = _history_line(
+        session, "record", number, {"hand": stored["facts"], "dealer": entry.dealer}
+    )
     write_hand(db.session.connection(), stored, session.id, table, line)
     for name, value in table.items():  # what the loaded session shows, not changes to flush
         set_committed_value(session, name, value)
@@ -653,8 +644,13 @@ def _state_before(session: TableSession, number: int) -> LedgerState | None:
 
 def _changed(session: TableSession) -> None:
     """Every write bumps the table's version: exports cached per version go stale."""
-    session.version += 1
-    session.updated_at = utcnow()
+    for name, value in _bumped(session).items():
+        setattr(session, name, value)
+
+
+def _bumped(session: TableSession) -> dict[str, Any]:
+    """The table's next version and when it was written."""
+    return {"version": session.version + 1, "updated_at": utcnow()}
 
 
 def _cached(entry: Entry, state: LedgerState) -> dict[str, Any]:
@@ -727,9 +723,24 @@ def _history(
     transaction's connection: nothing reads it back, and the ORM's unit of work cost
     recording a hand a fifth of its time."""
     db.session.connection().execute(
-        insert(HistoryEvent.__table__),
-        {"session_id": session.id, "hand_number": number, "action": action, "data": data or {}},
+        insert(HistoryEvent.__table__), _history_line(session, action, number, data)
     )
+
+
+def _history_line(
+    session: TableSession,
+    action: str,
+    number: int | None = None,
+    data: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The columns of one line of the table's history."""
+    return {
+        "session_id": session.id,
+        "hand_number": number,
+        "action": action,
+        "data": data or {},
+        "at": utcnow(),
+    }
 
 
 def settlement(session: TableSession) -> Settlement:
