@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, bindparam, insert, update
 from sqlalchemy.sql.dml import UpdateBase
 
+from scorer.locks import sqlite
 from scorer.models import HandRecord, HistoryEvent, TableSession
 
 TABLE_COLUMNS = ("state", "hand_count", "version", "updated_at")
@@ -41,7 +42,7 @@ def write_hand(
         **_prefixed("event", event),
         "table_id": table_id,
     }
-    for statement in _statements(together=connection.dialect.name != "sqlite"):
+    for statement in _statements(together=not sqlite()):
         connection.execute(statement, params)
 
 
