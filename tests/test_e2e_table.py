@@ -471,7 +471,7 @@ def test_a_stammtisch_season_through_the_pages(device):
     assert "Freitagsrunde" in page.inner_text("[data-recent-tables]")
 
 
-def test_the_other_pages_of_an_evening_in_english(english_device):
+def test_the_other_pages_of_an_evening_in_english(english_device, tmp_path):
     """Edit a hand, the settle-up, the rules, the players, the import, closing, a missing
     page and the footer's language switch, tapped in English: each page in English only,
     nothing wider than the screen. Screenshots: english-<page>-<device>.png."""
@@ -510,6 +510,17 @@ def test_the_other_pages_of_an_evening_in_english(english_device):
     english_only("players")
     page.goto("/import")
     english_only("import")
+    # The evening's own export, chosen with the file button and imported by tapping.
+    export = tmp_path / "evening.json"
+    export.write_bytes(page.request.get(f"/api/v1/sessions/{key}/export.json").body())
+    with page.expect_file_chooser() as chooser:
+        taps.tap(page.locator("input[type=file]"))
+    chooser.value.set_files(str(export))
+    with page.expect_navigation():
+        taps.tap(page.get_by_role("button", name="Import the evening"))
+    assert re.search(r"/t/[\w-]+$", page.url) and not page.url.endswith(key), page.url
+    imported = english_only("imported")
+    assert "imported" in imported and "+€0.60" in imported  # hand 1 as edited: 90 points
     page.goto(f"/t/{key}/schliessen")
     english_only("close")
     with page.expect_navigation():
@@ -625,3 +636,39 @@ def test_the_organiser_pages_in_english(english_device):
     english_only("round-tables")
     page.goto(f"/turnier/{tournament['key']}/stand")
     english_only("standings")
+
+
+def test_two_tablets_tap_all_paid(device):
+    """A collected settle-up, its group page open on two tablets: both tap "All paid".
+    The first marks the evening paid; the second is told nothing is left to pay.
+    Screenshots: paid-first-<device>.png, paid-second-<device>.png."""
+    name, page = device
+    body = {
+        "name": "Freitagsrunde",
+        "game": "haferltarock",
+        "system": "parlett-units",
+        "members": ["Anton", "Berta", "Carl"],
+        "settle": "collected",
+    }
+    group = page.request.post("/api/v1/groups", data=body).json()["key"]
+    evening = page.request.post(
+        f"/api/v1/groups/{group}/evenings", data={"players": ["Anton", "Berta", "Carl"]}
+    ).json()["key"]
+    hand = {"declarer": "Anton", "contract": "frage", "points": 70}
+    assert page.request.post(f"/api/v1/sessions/{evening}/hands", data=hand).status == 201
+    assert page.request.post(f"/api/v1/sessions/{evening}/close", data={}).status == 200
+    other = page.context.new_page()
+    for tablet in (page, other):
+        tablet.goto(f"/s/{group}")
+    for tablet, shot, said in (
+        (page, "first", "1 Abend als bezahlt vermerkt."),
+        (other, "second", "Nichts mehr zu bezahlen: jeder abgeschlossene Abend ist bezahlt."),
+    ):
+        with tablet.expect_navigation():
+            Taps(tablet).tap(tablet.get_by_role("button", name="Alles bezahlt"))
+        flash = tablet.locator(".flash")
+        assert flash.inner_text().strip() == said, shot
+        on_screen(tablet, flash)
+        tablet.screenshot(path=str(ARTIFACTS / f"paid-{shot}-{name}.png"))
+    paid = page.request.get(f"/api/v1/groups/{group}").json()["evenings"]
+    assert [e["paid"] for e in paid] == [True]
