@@ -31,6 +31,7 @@ from tests.test_concurrency import (  # noqa: F401  (checker, database and serve
     servers,
     sign_up,
 )
+from tests.test_groups import paid_lines_and_version
 
 TRIES = 8
 
@@ -330,5 +331,7 @@ def test_a_settle_up_closed_from_two_devices_at_once_pays_each_evening_once(serv
         # Each evening is paid by exactly one of the two (in practice: the first pays
         # both, the second finds nothing left).
         assert sorted(paid[0] + paid[1]) == sorted(evenings), (attempt, paid)
+        # One "paid" line in the group's history: the one that found nothing wrote nothing.
+        assert paid_lines_and_version(checker, key)[0] == 1, (attempt, paid)
         _, group = call(one, "GET", f"/api/v1/groups/{key}")
         assert all(evening["paid"] for evening in group["evenings"]), (attempt, group)
