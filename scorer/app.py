@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
 from scorer import i18n, security
+from scorer.connections import ping_after_idle
 from scorer.extensions import csrf, db, limiter, login_manager, migrate
 from scorer.locks import release_writer
 
@@ -38,7 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'haferl.sqlite3'}",
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        SQLALCHEMY_ENGINE_OPTIONS={},
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
         RATELIMIT_STORAGE_URI="memory://",
@@ -71,6 +72,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.url_map.converters["n"] = NumberConverter
     db.init_app(app)
+    with app.app_context():
+        ping_after_idle(db.engine)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     login_manager.init_app(app)

@@ -48,7 +48,6 @@ def test_every_server_thread_keeps_a_postgresql_connection_open():
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test"})
     with app.app_context():
         assert db.engine.pool.size() >= serve.THREADS
-        assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"]
 
 
 def test_the_setup_code_is_made_once_logged_and_gone_after_the_first_sign_up(
