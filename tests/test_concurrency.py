@@ -243,6 +243,37 @@ def test_the_same_idempotency_key_at_once_stores_one_hand(servers, checker):
     assert len(assert_cache_is_the_fold(checker, key)) == 20
 
 
+def test_refused_hands_among_many_at_once_hold_up_none_of_the_others(servers, checker):
+    """Hands posted at once are written together; one refused among them (a key used
+    before for another hand) is answered 422 and the others are all stored, in order."""
+    one, two = servers
+    key = new_table(one)
+    used = {"Idempotency-Key": "used-before"}
+    assert call(one, "POST", f"/api/v1/sessions/{key}/hands", frage("Anton", 70), used)[0] == 201
+    numbers = [1]
+    for attempt in range(15):
+        posts = [
+            (frage("Berta", 99), used) if i % 4 == 3 else (frage(PLAYERS[i % 3], 61 + i), {})
+            for i in range(8)
+        ]
+        results = race(
+            *[
+                lambda p=(one, two)[i % 2], b=body, h=headers: call(
+                    p, "POST", f"/api/v1/sessions/{key}/hands", b, h
+                )
+                for i, (body, headers) in enumerate(posts)
+            ]
+        )
+        statuses = [status for status, _ in results]
+        assert statuses == [422 if i % 4 == 3 else 201 for i in range(8)], (attempt, results)
+        assert all(
+            "Idempotency-Key" in answer["error"]["fields"] for s, answer in results if s == 422
+        )
+        numbers += [answer["number"] for status, answer in results if status == 201]
+    assert sorted(numbers) == list(range(1, 1 + 15 * 6 + 1))
+    assert len(assert_cache_is_the_fold(checker, key)) == 1 + 15 * 6
+
+
 def organiser_headers(email: str, password: str) -> dict[str, str]:
     token = base64.b64encode(f"{email}:{password}".encode()).decode()
     return {"Authorization": f"Basic {token}"}

@@ -335,3 +335,32 @@ def test_a_settle_up_closed_from_two_devices_at_once_pays_each_evening_once(serv
         assert paid_lines_and_version(checker, key)[0] == 1, (attempt, paid)
         _, group = call(one, "GET", f"/api/v1/groups/{key}")
         assert all(evening["paid"] for evening in group["evenings"]), (attempt, group)
+
+
+def test_hands_entered_on_the_page_and_sent_by_the_api_at_once_are_all_stored(
+    servers,  # noqa: F811
+    checker,  # noqa: F811
+):
+    """The page's form and the API record through the same queue for the table."""
+    one, two = servers
+    key = new_table(one)
+    page_hand = {"contract": "frage", "trump": "gras", "points": "70", "points_of": "declarer"}
+    for attempt in range(TRIES):
+        results = race(
+            *[
+                lambda p=(one, two)[i % 2], d=PLAYERS[i % 3]: post_form(
+                    p, f"/t/{key}/spiel", {**page_hand, "declarer": d}
+                )
+                for i in range(4)
+            ],
+            *[
+                lambda p=(two, one)[i % 2], d=PLAYERS[i % 3]: call(
+                    p, "POST", f"/api/v1/sessions/{key}/hands", frage(d, 90)
+                )[0]
+                for i in range(4)
+            ],
+        )
+        assert results == [302] * 4 + [201] * 4, (attempt, results)
+    records = assert_cache_is_the_fold(checker, key)
+    assert [r.number for r in records] == list(range(1, TRIES * 8 + 1))
+    assert sorted(r.facts["points"] for r in records) == [70] * 32 + [90] * 32

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
 
-from scorer import groups, operations
+from scorer import groups, operations, table_queue
 from scorer.api import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes, json_body, said_line
@@ -32,11 +32,18 @@ def serve_sessions_by_key(blueprint: Blueprint) -> None:
     blueprint.register_error_handler(operations.Conflict, _conflict)
 
 
+WRITES_IN_TURN = {"api.record_hand"}
+"""Views that write through `scorer.table_queue` (which locks the table itself): they get
+the key in `g.key` and no `g.session`."""
+
+
 def _load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values and "key" in values:
         key = values.pop("key")
         if request.method in ("GET", "HEAD"):
             g.session = operations.get_session(key)
+        elif endpoint in WRITES_IN_TURN:
+            g.key = key
         else:
             body_bytes()  # read from the network before the lock, not while holding it
             g.session = operations.session_for_write(key)
@@ -111,8 +118,7 @@ def hand_row(record: HandRecord) -> dict[str, Any]:
     return {column: getattr(record, column) for column in HAND_COLUMNS}
 
 
-def _hand_from_request(data: dict[str, Any]):
-    session = g.session
+def _hand_from_request(session: TableSession, data: dict[str, Any]):
     hand = parse_hand(data, GAMES[session.game])
     dealer = data.get("dealer")
     if dealer is not None and dealer not in operations.ledger_for(session).everyone:
@@ -160,13 +166,15 @@ def read_hand(number: int):
 @bp.post("/sessions/<key>/hands")
 def record_hand():
     data = json_body()
-    hand, dealer = _hand_from_request(data)
     key = request.headers.get("Idempotency-Key")
     if key is not None and (not 0 < len(key) <= 200 or "\x00" in key):
         raise RuleError.one("Idempotency-Key", msg("must have 1..200 characters"))
-    record, created = operations.record_hand(g.session, hand, dealer, key)
-    stored = hand_row(record)
-    db.session.commit()  # the table is free again: its words are said after
+
+    def record(session: TableSession) -> dict[str, Any]:
+        hand, dealer = _hand_from_request(session, data)
+        return hand_row(operations.record_hand(session, hand, dealer, key)[0])
+
+    stored = table_queue.write_table(g.key, record)  # committed: its words are said now
     return jsonify(hand_to_json(stored)), 201
 
 
@@ -175,7 +183,7 @@ def edit_hand(number: int):
     data = json_body()
     version = data.get("version")
     hand_data = {k: v for k, v in data.items() if k != "version"}
-    hand, dealer = _hand_from_request(hand_data)
+    hand, dealer = _hand_from_request(g.session, hand_data)
     record = operations.edit_hand(g.session, number, version, hand, dealer)
     stored = hand_row(record)
     db.session.commit()  # the table is free again: its words are said after

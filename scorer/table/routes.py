@@ -19,7 +19,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorer import groups, operations
+from scorer import groups, operations, table_queue
 from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.ledger import LedgerState
@@ -49,6 +49,11 @@ from scorer.web.qr import qr_response
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
 
 
+WRITES_IN_TURN = ("table.record",)
+"""Views that write through `scorer.table_queue` (which locks the table itself): for them
+`g.table` is the table as read before their turn."""
+
+
 @bp.url_value_preprocessor
 def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
     """Load the table named by `key` in the URL into `g.table` (404 when there is none),
@@ -56,7 +61,8 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
     g.table = None
     if values and "key" in values:
         key = values.pop("key")
-        reads_only = ("table.preview", "table.edit_preview")
+        g.key = key
+        reads_only = ("table.preview", "table.edit_preview", *WRITES_IN_TURN)
         writes = request.method not in ("GET", "HEAD") and endpoint not in reads_only
         try:
             g.table = (operations.session_for_write if writes else operations.get_session)(key)
@@ -244,11 +250,12 @@ def record():
     if form.validate():
         try:
             hand = hand_from_form(form)
-            record, _state = operations.record_hand(g.table, hand)
+            record = table_queue.write_table(
+                g.key, lambda table: operations.record_hand(table, hand)[0]
+            )
         except RuleError as exc:
             attach_errors(form, exc)
         else:
-            db.session.commit()
             amount = (record.net or {}).get(record.facts["declarer"], 0)
             flash(
                 {

@@ -1,0 +1,136 @@
+"""Writes sent to one table at the same moment are done in one transaction (group commit).
+
+When many tablets post to one table at once, each waits for the table's lock, and each
+holder spends most of its turn on taking the lock and committing rather than on its hand.
+So the writes a server process receives for one table queue here. The first takes the
+table's lock (`operations.session_for_write`); once it holds it, it does every write that
+queued meanwhile too, in the order they came, and commits them together. Each request
+then answers with its own result. The next write to arrive after that leads the next turn.
+
+A write that raises (a hand refused, say) must change nothing and hold up nobody: the
+transaction is rolled back, the refused write gets its error, and the others are done
+again in a fresh transaction, on what is stored. A write is a function of the locked
+table, so doing it again gives what it would have given the first time. Whatever the
+leader meets, every queued write gets an answer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from scorer import operations
+from scorer.busy import Busy
+from scorer.extensions import db
+from scorer.locks import WRITER_WAIT
+from scorer.models import TableSession
+
+Result = TypeVar("Result")
+Write = Callable[[TableSession], Result]
+
+
+@dataclass(eq=False)
+class _Turn(Generic[Result]):
+    write: Write[Result]
+    answered: threading.Event = field(default_factory=threading.Event)
+    leads: bool = False
+    result: Result | None = None
+    error: BaseException | None = None
+
+    def answer(self) -> Result:
+        if self.error is not None:
+            raise self.error
+        return self.result  # type: ignore[return-value]
+
+
+_guard = threading.Lock()
+_queued: dict[str, list[_Turn]] = {}
+"""For each table whose writes are being done in this process: the writes waiting for the
+next turn. A table is here exactly while some thread leads its writes."""
+
+
+def write_table(key: str, write: Write[Result]) -> Result:
+    """`write(table)` on the table with `key`, locked, and committed; its result, or the
+    exception it raised (then nothing it did is kept)."""
+    turn: _Turn[Result] = _Turn(write)
+    db.session.rollback()  # wait for the turn without a transaction or a connection
+    with _guard:
+        waiting = _queued.get(key)
+        if waiting is None:
+            _queued[key] = []
+            turn.leads = True
+        else:
+            waiting.append(turn)
+    if not turn.leads:
+        _wait(key, turn)
+        if not turn.leads:
+            return turn.answer()
+    _lead(key, turn)
+    return turn.answer()
+
+
+def _wait(key: str, turn: _Turn) -> None:
+    """Until `turn` is answered or called to lead; a turn no leader took in time gives up."""
+    if turn.answered.wait(WRITER_WAIT):
+        return
+    with _guard:
+        waiting = _queued.get(key, [])
+        if turn in waiting:
+            waiting.remove(turn)
+            raise Busy("the table is busy: try again")
+    turn.answered.wait()  # taken by a leader at work: it answers
+
+
+def _lead(key: str, first: _Turn) -> None:
+    """Lock the table, do `first` and every write queued by then, commit, answer them all,
+    and call the next waiting write (if any) to lead."""
+    turns = [first]
+    try:
+        table = operations.session_for_write(key)
+        with _guard:
+            turns += _queued[key]
+            _queued[key] = []
+        _write_all(key, table, turns)
+    except BaseException as exc:
+        db.session.rollback()
+        for turn in turns:
+            if turn.error is None:
+                turn.error = exc
+        if not isinstance(exc, Exception):
+            raise
+    finally:
+        for turn in turns:
+            if turn is not first:
+                turn.answered.set()
+        _hand_on(key)
+
+
+def _write_all(key: str, table: TableSession, turns: list[_Turn]) -> None:
+    todo = list(turns)
+    while todo:
+        for turn in todo:
+            try:
+                turn.result = turn.write(table)
+            except Exception as exc:
+                db.session.rollback()
+                turn.error, turn.result = exc, None
+                todo.remove(turn)
+                break
+        else:
+            db.session.commit()
+            return
+        if todo:
+            table = operations.session_for_write(key)
+
+
+def _hand_on(key: str) -> None:
+    with _guard:
+        waiting = _queued[key]
+        if not waiting:
+            del _queued[key]
+            return
+        nxt = waiting.pop(0)
+    nxt.leads = True
+    nxt.answered.set()

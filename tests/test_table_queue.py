@@ -1,0 +1,191 @@
+"""Writes that queue for one table are done together, in the order they came, and a
+refused one changes nothing and holds up nobody (`scorer.table_queue`)."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import event, func, select
+
+from scorer import table_queue
+from scorer.domain import GAMES, RuleError
+from scorer.domain.facts import parse_hand
+from scorer.domain.message import msg
+from scorer.extensions import db
+from scorer.models import HandRecord, HistoryEvent, TableSession
+from scorer.operations import NotFound, create_session, fold_session, record_hand
+
+PLAYERS = ["Anton", "Berta", "Charlotte"]
+
+
+def new_table(app) -> str:
+    with app.app_context():
+        session = create_session("", "tarok", "points-kasse", None, PLAYERS, None)
+        db.session.commit()
+        return session.key
+
+
+def records(points: int) -> Callable[[TableSession], int]:
+    def write(table: TableSession) -> int:
+        hand = parse_hand(
+            {"declarer": "Anton", "contract": "frage", "trump": "gras", "points": points},
+            GAMES[table.game],
+        )
+        return record_hand(table, hand)[0].number
+
+    return write
+
+
+def refused(table: TableSession) -> int:
+    raise RuleError.one("points", msg("must be a whole number"))
+
+
+def refused_after_writing(table: TableSession) -> int:
+    records(90)(table)
+    raise RuleError.one("declarer", msg("must be one of the players"))
+
+
+@contextlib.contextmanager
+def table_locked_elsewhere(app, key: str) -> Iterator[None]:
+    """Hold the table's lock from a connection of another program, until the block ends."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if url.startswith("sqlite"):
+        other = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+    else:
+        other = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"))
+        other.execute("SELECT id FROM table_session WHERE key = %s FOR UPDATE", [key])
+    try:
+        yield
+    finally:
+        other.rollback()
+        other.close()
+
+
+def queue_in_order(app, key: str, writes: list[Callable]) -> list[Any]:
+    """Start one thread per write, each after the one before is queued; the first leads.
+    Returns each write's result or exception, in the same order."""
+    outcomes: list[Any] = [None] * len(writes)
+
+    def run(index: int) -> None:
+        with app.app_context():
+            try:
+                outcomes[index] = table_queue.write_table(key, writes[index])
+            except Exception as exc:  # noqa: BLE001 (the outcome under test)
+                outcomes[index] = exc
+            finally:
+                db.session.remove()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(writes))]
+    for index, thread in enumerate(threads):
+        thread.start()
+        waiting = (lambda: key in table_queue._queued) if index == 0 else None
+        expected = index
+        until(waiting or (lambda n=expected: len(table_queue._queued.get(key, ())) == n))
+    return threads, outcomes
+
+
+def until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, "the write never queued"
+        time.sleep(0.005)
+
+
+def test_queued_writes_are_done_in_one_transaction_and_refusals_change_nothing(app):
+    key = new_table(app)
+    commits: list[int] = []
+    with app.app_context():
+        event.listen(db.engine, "commit", lambda connection: commits.append(1))
+    writes = [records(61), records(70), refused, records(80), refused_after_writing, records(99)]
+    with table_locked_elsewhere(app, key):
+        threads, outcomes = queue_in_order(app, key, writes)
+    for thread in threads:
+        thread.join(30)
+    assert outcomes[:2] == [1, 2] and outcomes[3] == 3 and outcomes[5] == 4
+    assert isinstance(outcomes[2], RuleError) and list(outcomes[2].fields) == ["points"]
+    assert isinstance(outcomes[4], RuleError) and list(outcomes[4].fields) == ["declarer"]
+    assert commits == [1]  # four hands, one transaction
+    assert table_queue._queued == {}
+    with app.app_context():
+        table = db.session.scalar(select(TableSession).where(TableSession.key == key))
+        stored = db.session.scalars(
+            select(HandRecord.facts).where(HandRecord.session_id == table.id).order_by("number")
+        ).all()
+        assert [facts["points"] for facts in stored] == [61, 70, 80, 99]
+        assert table.hand_count == 4 and table.version == 5
+        assert table.state == fold_session(table)[1].to_json()
+        lines = db.session.scalar(
+            select(func.count()).where(
+                HistoryEvent.session_id == table.id, HistoryEvent.action == "record"
+            )
+        )
+        assert lines == 4
+
+
+def test_writes_for_a_table_that_does_not_exist_are_each_told_so(app):
+    outcomes: list[Any] = []
+
+    def run() -> None:
+        with app.app_context():
+            try:
+                outcomes.append(table_queue.write_table("no-such-table", records(61)))
+            except NotFound as exc:
+                outcomes.append(exc)
+            finally:
+                db.session.remove()
+
+    threads = [threading.Thread(target=run) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(outcomes) == 8 and all(isinstance(o, NotFound) for o in outcomes), outcomes
+    assert table_queue._queued == {}
+
+
+@pytest.mark.parametrize("leader_refused", [True, False])
+def test_the_next_write_leads_when_the_one_before_is_done(app, leader_refused):
+    """Writes arriving while a batch is written wait for the next turn, led by the first."""
+    key = new_table(app)
+    first_started = threading.Event()
+    go_on = threading.Event()
+
+    def slow(table: TableSession) -> int:
+        first_started.set()
+        go_on.wait(10)
+        if leader_refused:
+            refused(table)
+        return records(61)(table)
+
+    outcomes: list[Any] = []
+
+    def run(write):
+        with app.app_context():
+            try:
+                outcomes.append(table_queue.write_table(key, write))
+            except RuleError as exc:
+                outcomes.append(exc)
+            finally:
+                db.session.remove()
+
+    leader = threading.Thread(target=run, args=(slow,))
+    leader.start()
+    first_started.wait(10)
+    later = [threading.Thread(target=run, args=(records(70 + i),)) for i in range(3)]
+    for thread in later:
+        thread.start()
+    until(lambda: len(table_queue._queued.get(key, ())) == 3)
+    go_on.set()
+    for thread in [leader, *later]:
+        thread.join(30)
+    numbers = sorted(o for o in outcomes if isinstance(o, int))
+    assert numbers == ([1, 2, 3] if leader_refused else [1, 2, 3, 4])
+    assert table_queue._queued == {}
