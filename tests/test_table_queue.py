@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import event, func, select
 
 from scorer import table_queue
+from scorer.busy import Busy
 from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.message import msg
@@ -189,3 +190,18 @@ def test_the_next_write_leads_when_the_one_before_is_done(app, leader_refused):
     numbers = sorted(o for o in outcomes if isinstance(o, int))
     assert numbers == ([1, 2, 3] if leader_refused else [1, 2, 3, 4])
     assert table_queue._queued == {}
+
+
+def test_a_write_no_leader_takes_in_time_gives_up_and_is_never_written(app, monkeypatch):
+    key = new_table(app)
+    monkeypatch.setattr(table_queue, "WRITER_WAIT", 0.3)
+    with table_locked_elsewhere(app, key):
+        threads, outcomes = queue_in_order(app, key, [records(61), records(70)])
+        threads[1].join(10)
+        assert isinstance(outcomes[1], Busy)
+    threads[0].join(30)
+    assert outcomes[0] == 1
+    assert table_queue._queued == {}
+    with app.app_context():
+        table = db.session.scalar(select(TableSession).where(TableSession.key == key))
+        assert table.hand_count == 1
