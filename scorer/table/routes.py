@@ -62,8 +62,9 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values and "key" in values:
         key = values.pop("key")
         g.key = key
-        reads_only = ("table.preview", "table.edit_preview", *WRITES_IN_TURN)
-        writes = request.method not in ("GET", "HEAD") and endpoint not in reads_only
+        # Previews only read; the writes in turn lock the table when their turn comes.
+        not_locked_here = ("table.preview", "table.edit_preview", *WRITES_IN_TURN)
+        writes = request.method not in ("GET", "HEAD") and endpoint not in not_locked_here
         try:
             g.table = (operations.session_for_write if writes else operations.get_session)(key)
         except operations.NotFound:
