@@ -5,3 +5,7 @@ is being printed, the database stayed locked). Pages and the API answer it with 
 
 class Busy(Exception):
     """Try again in a few seconds."""
+
+
+class PrinterBusy(Busy):
+    """Another score sheet is being printed (one at a time), or this one took too long."""

@@ -6,7 +6,8 @@ checkout, which on a busy table is one round trip in five of recording a hand. H
 connection is pinged only when it has been idle for `IDLE_PING_SECONDS`; one given back
 less than that ago has just answered, so it is used as it is (HikariCP, the Java pool,
 skips its check the same way, within 500 ms). A dead connection is thrown away and the
-pool tries a fresh one, as with `pool_pre_ping`.
+pool opens fresh ones, as with `pool_pre_ping`. A connection that died less than a
+second after its last use still fails the one request that meets it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import InvalidatePoolError
 
 IDLE_PING_SECONDS = 1.0
 """A connection idle in the pool for this long is pinged before it is used again."""
@@ -38,4 +39,6 @@ def ping_after_idle(engine: Engine) -> None:
         try:
             dialect.do_ping(dbapi_connection)
         except dialect.loaded_dbapi.Error as exc:
-            raise DisconnectionError("the connection was closed while it was idle") from exc
+            # As pool_pre_ping does: the database went away, so do all connections idle with
+            # this one; the pool opens fresh ones.
+            raise InvalidatePoolError("the connection was closed while it was idle") from exc

@@ -10,12 +10,15 @@ then answers with its own result. The next write to arrive after that leads the 
 A write that raises (a hand refused, say) must change nothing and hold up nobody: the
 transaction is rolled back, the refused write gets its error, and the others are done
 again in a fresh transaction, on what is stored. A write is a function of the locked
-table, so doing it again gives what it would have given the first time. Whatever the
-leader meets, every queued write gets an answer.
+table, so doing it again gives what it would have given the first time. When the batch
+itself fails (the commit, the database), nothing of it is stored and each write that
+came with the leader's is answered 503, to be sent again. Whatever the leader meets,
+every queued write gets an answer, and a result only once it is committed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,10 +41,13 @@ class _Turn(Generic[Result]):
     leads: bool = False
     result: Result | None = None
     error: BaseException | None = None
+    committed: bool = False
 
     def answer(self) -> Result:
         if self.error is not None:
             raise self.error
+        if not self.committed:  # never expected: a result is only kept once committed
+            raise Busy("the write was not done: try again")
         return self.result  # type: ignore[return-value]
 
 
@@ -94,10 +100,14 @@ def _lead(key: str, first: _Turn) -> None:
             _queued[key] = []
         _write_all(key, table, turns)
     except BaseException as exc:
-        db.session.rollback()
+        # Nothing of the batch is stored. A refusal was judged on the writes before it,
+        # which are gone now too: every write that came with the leader's is told to try
+        # again, with an exception of its own; the leader's request meets what happened.
         for turn in turns:
-            if turn.error is None:
-                turn.error = exc
+            if not turn.committed:
+                turn.error = exc if turn is first else _not_done(exc)
+        with contextlib.suppress(Exception):
+            db.session.rollback()
         if not isinstance(exc, Exception):
             raise
     finally:
@@ -120,9 +130,17 @@ def _write_all(key: str, table: TableSession, turns: list[_Turn]) -> None:
                 break
         else:
             db.session.commit()
+            for turn in todo:
+                turn.committed = True
             return
         if todo:
             table = operations.session_for_write(key)
+
+
+def _not_done(cause: BaseException) -> Busy:
+    busy = Busy("the table could not be written: try again")
+    busy.__cause__ = cause
+    return busy
 
 
 def _hand_on(key: str) -> None:

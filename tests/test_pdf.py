@@ -283,11 +283,12 @@ def test_a_sheet_that_cannot_start_in_time_answers_503(app, client, monkeypatch)
     monkeypatch.setattr(weasy, "WAIT", 0.05)
     assert weasy._slots.acquire(timeout=1)  # another sheet is being printed
     try:
-        busy = client.get(f"/api/v1/sessions/{key}/export.pdf")
+        busy = client.get(f"/api/v1/sessions/{key}/export.pdf", headers={"Accept-Language": "en"})
     finally:
         weasy._slots.release()
     assert busy.status_code == 503
     assert busy.headers["Retry-After"] == "5"
+    assert "another report is being printed" in busy.get_json()["error"]["message"]
     assert client.get(f"/api/v1/sessions/{key}/export.pdf").status_code == 200
 
 

@@ -13,6 +13,8 @@ from typing import Any
 import psycopg
 import pytest
 from sqlalchemy import event, func, select
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 
 from scorer import table_queue
 from scorer.busy import Busy
@@ -81,6 +83,12 @@ def queue_in_order(app, key: str, writes: list[Callable]) -> list[Any]:
                 outcomes[index] = table_queue.write_table(key, writes[index])
             except Exception as exc:  # noqa: BLE001 (the outcome under test)
                 outcomes[index] = exc
+            else:  # answered only once committed: a read of its own already sees the hand
+                stored = db.session.scalar(
+                    select(TableSession.hand_count).where(TableSession.key == key)
+                )
+                if stored < outcomes[index]:
+                    outcomes[index] = AssertionError(f"answered before committed: {stored}")
             finally:
                 db.session.remove()
 
@@ -205,3 +213,57 @@ def test_a_write_no_leader_takes_in_time_gives_up_and_is_never_written(app, monk
     with app.app_context():
         table = db.session.scalar(select(TableSession).where(TableSession.key == key))
         assert table.hand_count == 1
+
+
+def test_when_the_commit_fails_nothing_is_stored_and_the_others_are_told_to_try_again(
+    app, monkeypatch
+):
+    key = new_table(app)
+    failed: list[int] = []
+    commit = Session.commit
+
+    def fails_once(self):
+        if not failed:
+            failed.append(1)
+            raise OperationalError("COMMIT", {}, Exception("the server closed the connection"))
+        return commit(self)
+
+    monkeypatch.setattr(Session, "commit", fails_once)
+    with table_locked_elsewhere(app, key):
+        threads, outcomes = queue_in_order(app, key, [records(61), records(70), refused])
+    for thread in threads:
+        thread.join(30)
+    assert isinstance(outcomes[0], OperationalError)
+    assert all(isinstance(outcome, Busy) for outcome in outcomes[1:]), outcomes
+    assert table_queue._queued == {}
+    with app.app_context():
+        assert table_queue.write_table(key, records(80)) == 1  # the table works on
+        stored = db.session.scalars(select(HandRecord.facts)).all()
+        assert [facts["points"] for facts in stored] == [80]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "It is busy right now. Please try again in a few seconds."),
+        ("de", "Gerade ist viel los. Bitte in ein paar Sekunden noch einmal versuchen."),
+    ],
+)
+def test_a_table_too_busy_to_take_a_hand_says_so_on_the_page_and_in_the_api(
+    app, client, monkeypatch, language, text
+):
+    key = new_table(app)
+
+    def busy(key, write):
+        raise Busy("the table is busy: try again")
+
+    monkeypatch.setattr(table_queue, "write_table", busy)
+    headers = {"Accept-Language": language}
+    hand = {"declarer": "Anton", "contract": "frage", "trump": "gras", "points": 70}
+    answer = client.post(f"/api/v1/sessions/{key}/hands", json=hand, headers=headers)
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+    assert answer.get_json()["error"]["message"] == text
+    form = {**hand, "points": "70", "points_of": "declarer"}
+    page = client.post(f"/t/{key}/spiel", data=form, headers=headers)
+    assert page.status_code == 503 and text in page.get_data(as_text=True)
+    assert "gedruckt" not in page.get_data(as_text=True)

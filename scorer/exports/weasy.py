@@ -37,10 +37,10 @@ _slots = threading.BoundedSemaphore(AT_ONCE)
 
 def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
     """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process."""
-    from scorer.busy import Busy  # not in the child: it imports no package of ours
+    from scorer.busy import PrinterBusy  # not in the child: it imports no package of ours
 
     if not _slots.acquire(timeout=WAIT):
-        raise Busy("another score sheet is being printed")
+        raise PrinterBusy("another score sheet is being printed")
     try:
         done = subprocess.run(
             [sys.executable, __file__, str(static), stylesheet],
@@ -50,7 +50,7 @@ def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        raise Busy(f"the score sheet took longer than {TIMEOUT:.0f} s") from None
+        raise PrinterBusy(f"the score sheet took longer than {TIMEOUT:.0f} s") from None
     finally:
         _slots.release()
     if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):

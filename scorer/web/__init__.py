@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
-from scorer.busy import Busy
+from scorer.busy import Busy, PrinterBusy
 from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import euros, pot_short, say, say_line
 from scorer.i18n.http_errors import error_text, error_title
@@ -58,17 +58,16 @@ def init_app(app: Flask) -> None:
         return render_template("error.html", error=exc, title=title, text=text), exc.code
 
     @app.errorhandler(Busy)
-    def printer_busy(exc: Busy):
-        """A PDF could not be rendered now, or the database stayed locked: try again."""
-        response = app.make_response(
-            http_error(
-                ServiceUnavailable(
-                    _(
-                        "It is busy right now (another report is being printed). "
-                        "Please try again in a few seconds."
-                    )
-                )
+    def busy(exc: Busy):
+        """A PDF could not be rendered now, or the table or database stayed locked: try
+        again."""
+        if isinstance(exc, PrinterBusy):
+            text = _(
+                "It is busy right now (another report is being printed). "
+                "Please try again in a few seconds."
             )
-        )
+        else:
+            text = _("It is busy right now. Please try again in a few seconds.")
+        response = app.make_response(http_error(ServiceUnavailable(text)))
         response.headers["Retry-After"] = "5"
         return response
