@@ -61,7 +61,6 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
     g.table = None
     if values and "key" in values:
         key = values.pop("key")
-        g.key = key
         # Previews only read; the writes in turn lock the table when their turn comes.
         not_locked_here = ("table.preview", "table.edit_preview", *WRITES_IN_TURN)
         writes = request.method not in ("GET", "HEAD") and endpoint not in not_locked_here
@@ -252,7 +251,7 @@ def record():
         try:
             hand = hand_from_form(form)
             record = table_queue.write_table(
-                g.key, lambda table: operations.record_hand(table, hand)[0]
+                g.table.key, lambda table: operations.record_hand(table, hand)[0]
             )
         except RuleError as exc:
             attach_errors(form, exc)
