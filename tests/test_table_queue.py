@@ -245,8 +245,8 @@ def test_when_the_commit_fails_nothing_is_stored_and_the_others_are_told_to_try_
 @pytest.mark.parametrize(
     ("language", "text"),
     [
-        ("en", "It is busy right now. Please try again in a few seconds."),
-        ("de", "Gerade ist viel los. Bitte in ein paar Sekunden noch einmal versuchen."),
+        ("en", "Please try again in a few seconds."),
+        ("de", "Bitte in ein paar Sekunden noch einmal versuchen."),
     ],
 )
 def test_a_table_too_busy_to_take_a_hand_says_so_on_the_page_and_in_the_api(

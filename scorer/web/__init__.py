@@ -61,13 +61,12 @@ def init_app(app: Flask) -> None:
     def busy(exc: Busy):
         """A PDF could not be rendered now, or the table or database stayed locked: try
         again."""
+        text = None  # the 503 sentence every busy page says (`ERROR_TEXTS`)
         if isinstance(exc, PrinterBusy):
             text = _(
                 "It is busy right now (another report is being printed). "
                 "Please try again in a few seconds."
             )
-        else:
-            text = _("It is busy right now. Please try again in a few seconds.")
         response = app.make_response(http_error(ServiceUnavailable(text)))
         response.headers["Retry-After"] = "5"
         return response
