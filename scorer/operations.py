@@ -23,7 +23,7 @@ from sqlalchemy import Row, bindparam, case, func, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorer import events
-from scorer.domain import Hand, RuleError
+from scorer.domain import GAMES, Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
 from scorer.domain.message import Msg, msg
@@ -56,6 +56,31 @@ class Conflict(Exception):
 
 class NotFound(Exception):
     """No such session or hand."""
+
+
+class HandExists(Conflict):
+    """The hand a device entered as number N when hand N is stored already (another device
+    entered it first): nothing is stored. `hand` is the stored hand's `HAND_COLUMNS` and
+    `voided` whether it was struck out since; `next_number` is the number a hand sent now
+    would get."""
+
+    def __init__(self, message: Msg, hand: Mapping[str, Any], voided: bool, next_number: int):
+        super().__init__(message)
+        self.hand, self.voided, self.next_number = hand, voided, next_number
+
+
+def hand_summary(game_id: str, facts: Mapping[str, Any]) -> Msg:
+    """A hand as players name it: "Berta, Frage, 66 card points" (no points for a Bettel)."""
+    contract = GAMES[game_id].contract_label(facts)
+    points = facts.get("points")
+    if points is None or facts.get("contract") == "bettel":
+        return msg("%(declarer)s, %(contract)s", declarer=facts["declarer"], contract=contract)
+    return msg(
+        "%(declarer)s, %(contract)s, %(points)s card points",
+        declarer=facts["declarer"],
+        contract=contract,
+        points=points,
+    )
 
 
 def new_key() -> str:
@@ -193,9 +218,13 @@ def record_hand(
     hand: Hand,
     dealer: str | None = None,
     idempotency_key: str | None = None,
+    number: Any = None,
 ) -> tuple[HandRecord, bool]:
     """Append a hand; returns (record, created). A repeated `idempotency_key` returns the
-    hand it first stored; the same key with a different hand is refused."""
+    hand it first stored; the same key with a different hand is refused. `number`, when
+    given, is the number the device showed for the hand: if that hand is stored already
+    (another device entered it) nothing is stored (`HandExists`), and a number beyond the
+    next is refused."""
     if idempotency_key:
         existing = db.session.scalar(
             select(HandRecord).where(
@@ -217,6 +246,7 @@ def record_hand(
         raise Conflict(
             msg("an evening holds at most %(count)s hands: start a new table", count=MAX_HANDS)
         )
+    _check_number(session, number)
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -244,6 +274,41 @@ def record_hand(
     if session.done:
         events.table_done.send(session)
     return record, True
+
+
+def _check_number(session: TableSession, number: Any) -> None:
+    """The number a device entered its hand as is the next one; else the stored hand of
+    that number is the conflict, or the number is refused."""
+    if number is None:
+        return
+    following = session.hand_count + 1
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= following:
+        raise RuleError.one("number", msg("the next hand is number %(number)s", number=following))
+    if number == following:
+        return
+    stored = db.session.execute(
+        select(*(getattr(HandRecord, c) for c in HAND_COLUMNS), HandRecord.voided).where(
+            HandRecord.session_id == session.id, HandRecord.number == number
+        )
+    ).one()
+    row = dict(stored._mapping)
+    voided = row.pop("voided")
+    summary = hand_summary(session.game, row["facts"])
+    said = (
+        msg(
+            "Hand %(number)s was entered on another device already (and struck out since): "
+            "%(hand)s",
+            number=number,
+            hand=summary,
+        )
+        if voided
+        else msg(
+            "Hand %(number)s was entered on another device already: %(hand)s",
+            number=number,
+            hand=summary,
+        )
+    )
+    raise HandExists(said, row, voided, following)
 
 
 def edit_hand(

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorer.domain import RuleError
+from scorer.domain.message import msg
+
+MAX_IDEMPOTENCY_KEY = 200
+
 
 def contains_nul(document: Any) -> bool:
     """Whether any text in a parsed JSON document holds a NUL (PostgreSQL refuses them).
@@ -27,3 +32,10 @@ def whole_number(text: str | None) -> int | None:
     if text is None or not (text.isascii() and text.isdigit()) or len(text) > 12:
         return None
     return int(text)
+
+
+def idempotency_key(value: str | None) -> str | None:
+    """An `Idempotency-Key` header as sent (None when none was): 1..200 characters, no NUL."""
+    if value is not None and (not 0 < len(value) <= MAX_IDEMPOTENCY_KEY or "\x00" in value):
+        raise RuleError.one("Idempotency-Key", msg("must have 1..200 characters"))
+    return value

@@ -16,15 +16,42 @@
     });
   }
 
-  // The table page keeps the screen on while the evening runs (where the browser allows it:
-  // a secure context, e.g. the host itself; elsewhere the device's own setting applies).
-  if (document.body.classList.contains("table-page") && navigator.wakeLock) {
-    var keepAwake = function () {
-      if (document.visibilityState === "visible") {
+  // The table page keeps the screen on while the evening runs. The Wake Lock API exists
+  // only in a secure context; a tablet on the pub's Wi-Fi opens plain http, where the usual
+  // way is a tiny muted video playing in a loop (the media of NoSleep.js, MIT, in
+  // static/keep-awake/). Let go when the page is hidden, taken again when it shows.
+  if (document.body.classList.contains("table-page")) {
+    var keepAwake;
+    if (navigator.wakeLock) {
+      keepAwake = function () {
         navigator.wakeLock.request("screen").catch(function () { /* refused: nothing to do */ });
-      }
-    };
-    document.addEventListener("visibilitychange", keepAwake);
+      };
+    } else {
+      var base = document.querySelector("script[src*='haferl.js']").src.replace(/haferl\.js.*$/, "");
+      var video = document.createElement("video");
+      video.className = "keep-awake";
+      video.muted = true;
+      video.loop = true;
+      video.setAttribute("muted", "");
+      video.setAttribute("playsinline", "");
+      video.setAttribute("aria-hidden", "true");
+      ["webm", "mp4"].forEach(function (kind) {
+        var source = document.createElement("source");
+        source.src = base + "keep-awake/screen." + kind;
+        source.type = "video/" + kind;
+        video.appendChild(source);
+      });
+      document.body.appendChild(video);
+      keepAwake = function () {
+        var playing = video.play();
+        if (playing) playing.catch(function () { /* wants a tap first: see below */ });
+      };
+      document.addEventListener("pointerdown", function () { if (video.paused) keepAwake(); });
+    }
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") keepAwake();
+      else if (video) video.pause();
+    });
     keepAwake();
   }
 
@@ -113,6 +140,8 @@
 
   var form = document.getElementById("hand-form");
   if (!form) return;
+  // The form's contents may be swapped for the server's fresh ones (live.js) or cleared for
+  // the next hand (entry.js): everything below looks its fields up when it needs them.
 
   // Only valid choices: rows that belong to some contracts only.
   function contract() {
@@ -131,51 +160,46 @@
 
   // Card-count calculator: fills the points field and shows its arithmetic. Its messages
   // come translated from the page (data-at-most …), with %(name)s placeholders to fill.
-  var counter = form.querySelector(".counter");
-  function say(name, values) {
+  function say(counter, name, values) {
     return (counter.getAttribute("data-" + name) || "").replace(/%\((\w+)\)s/g, function (all, key) {
       return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : all;
     });
   }
-  if (counter) {
-    counter.addEventListener("input", function () {
-      var total = parseInt(counter.getAttribute("data-total"), 10);
-      var sum = 0, parts = [], counted = 0, cards = 0, impossible = [];
-      counter.querySelectorAll("input[data-value]").forEach(function (input) {
-        var n = parseInt(input.value, 10) || 0;
-        var value = parseInt(input.getAttribute("data-value"), 10);
-        var most = parseInt(input.getAttribute("max"), 10);
-        if (n < 0 || n > most) impossible.push(say("at-most", { label: input.getAttribute("data-label"), most: most }));
-        if (input.name === "count_cards") { cards = n; return; }
-        if (n) { sum += n * value; counted += n; parts.push(n + "×" + value); }
-      });
-      if (total !== 120 && cards && cards < counted) {
-        impossible.push(say("at-least", { counted: counted }));
-      }
-      var text, points;
-      var sumLine = counter.querySelector(".count-sum");
-      if (impossible.length) {
-        // Not a pile anyone can win: say so and leave the points empty, to be corrected.
-        sumLine.textContent = say("too-many", { problems: impossible.join("; ") });
-        sumLine.classList.add("field-error");
-        document.getElementById("points").value = "";
-        changed();
-        return;
-      }
-      sumLine.classList.remove("field-error");
-      if (total === 120) {
-        points = sum;
-        text = (parts.join(" + ") || "0") + " = " + points;
-      } else {
-        var others = Math.max(cards - counted, 0);
-        var raw = sum + others;
-        points = Math.round(raw - (2 * cards) / 3);
-        text = (parts.join(" + ") || "0") + " + " + others + "×1 − ⅔×" + cards + " = " + points;
-      }
-      sumLine.textContent = text;
-      document.getElementById("points").value = points;
-      changed();
+  function count(counter) {
+    var total = parseInt(counter.getAttribute("data-total"), 10);
+    var sum = 0, parts = [], counted = 0, cards = 0, impossible = [];
+    counter.querySelectorAll("input[data-value]").forEach(function (input) {
+      var n = parseInt(input.value, 10) || 0;
+      var value = parseInt(input.getAttribute("data-value"), 10);
+      var most = parseInt(input.getAttribute("max"), 10);
+      if (n < 0 || n > most) impossible.push(say(counter, "at-most", { label: input.getAttribute("data-label"), most: most }));
+      if (input.name === "count_cards") { cards = n; return; }
+      if (n) { sum += n * value; counted += n; parts.push(n + "×" + value); }
     });
+    if (total !== 120 && cards && cards < counted) {
+      impossible.push(say(counter, "at-least", { counted: counted }));
+    }
+    var text, points;
+    var sumLine = counter.querySelector(".count-sum");
+    if (impossible.length) {
+      // Not a pile anyone can win: say so and leave the points empty, to be corrected.
+      sumLine.textContent = say(counter, "too-many", { problems: impossible.join("; ") });
+      sumLine.classList.add("field-error");
+      form.elements.points.value = "";
+      return;
+    }
+    sumLine.classList.remove("field-error");
+    if (total === 120) {
+      points = sum;
+      text = (parts.join(" + ") || "0") + " = " + points;
+    } else {
+      var others = Math.max(cards - counted, 0);
+      var raw = sum + others;
+      points = Math.round(raw - (2 * cards) / 3);
+      text = (parts.join(" + ") || "0") + " + " + others + "×1 − ⅔×" + cards + " = " + points;
+    }
+    sumLine.textContent = text;
+    form.elements.points.value = points;
   }
 
   // Preview before saving: what the hand would pay, from the server's own rules. It shows
@@ -205,14 +229,25 @@
         .catch(function () { if (mine === asked) preview.textContent = ""; });
     }, 150);
   }
+  form.addEventListener("input", function (event) {
+    var counter = event.target.closest(".counter");
+    if (counter) count(counter);
+  });
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
+  form.addEventListener("haferl:cleared", function () { clearTimeout(timer); asked++; applyContract(); });
+  form.addEventListener("haferl:filled", applyContract);
 
-  // Fewer taps: once the contract (or its trump) is chosen, the points field takes the
-  // keypad, whose Enter saves the hand.
-  var points = document.getElementById("points");
+  // Fewer taps: once the contract (or its trump) is tapped, the points field takes the
+  // keypad, whose Enter saves the hand. Not when the choice came from the keyboard: arrow
+  // keys walk through a group's chips and must stay there.
+  var byKeyboard = false;
+  form.addEventListener("keydown", function () { byKeyboard = true; });
+  form.addEventListener("pointerdown", function () { byKeyboard = false; });
   form.addEventListener("change", function (event) {
+    if (byKeyboard) return;
     if (["contract", "trump", "bid"].indexOf(event.target.name) < 0) return;
+    var points = form.elements.points;
     if (!points || points.value !== "") return;
     if (points.closest("[hidden]")) return;
     points.focus();

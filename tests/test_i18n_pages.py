@@ -53,7 +53,8 @@ class VisibleText(HTMLParser):
                 self.parts.append(value)
             spoken = value and " " in value and not value.startswith(("{", "["))
             if name.startswith("data-") and name != "data-said" and spoken:
-                self.parts.append(value)
+                # A script's sentence keeps its placeholders (%(count)s) for it to fill.
+                self.parts.append(re.sub(r"%\(\w+\)s", "", value))
 
     def handle_endtag(self, tag):
         if tag in ("script", "style"):

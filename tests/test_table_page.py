@@ -112,7 +112,7 @@ def test_hand_numbers_agree_after_a_void(client):
     client.post(f"{url}/spiele/2/streichen", data={"version": version})
     html = client.get(url).get_data(as_text=True)
     assert "Spiel 4 · gibt:" in html  # the number the next hand is saved under
-    assert "Alle Spiele (2)" in html
+    assert "Alle Spiele (2, 1 gestrichen)" in html
     said = json.loads(html_unescape(re.search(r"data-said='([^']*)'", html).group(1)))
     assert "· 2 Spiele" in said["de"]["summary"] and "· 2 hands" in said["en"]["summary"]
     record(client, url)

@@ -109,6 +109,25 @@ SCHEMAS: dict[str, Any] = {
         },
         "additionalProperties": False,
     },
+    "NewHand": {
+        "allOf": [ref("Hand")],
+        "properties": {
+            "number": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "The number the device showed for the hand it enters: 409 "
+                "hand_exists when that hand is stored already, 422 beyond the next.",
+            }
+        },
+    },
+    "HandExists": {
+        "allOf": [ref("Error")],
+        "properties": {
+            "hand": ref("StoredHand"),
+            "next_number": {"type": "integer"},
+        },
+        "required": ["hand", "next_number"],
+    },
     "HandEdit": {
         "allOf": [ref("Hand")],
         "properties": {"version": {"type": "integer"}},
@@ -258,18 +277,23 @@ PATHS: dict[str, Any] = {
     },
     S + "/hands": {
         "post": operation(
-            "Record a hand (Idempotency-Key makes a retry return the first result)",
+            "Record a hand (Idempotency-Key makes a retry return the first result; "
+            "`number` makes sure a hand is entered once)",
             {
                 "201": answer("The stored hand", ref("StoredHand")),
                 **ERRORS,
                 **NOT_FOUND,
-                **CONFLICT,
+                "409": answer(
+                    "A stale version or a closed table (code conflict), or hand `number` is "
+                    "stored already (code hand_exists, with the stored hand)",
+                    {"oneOf": [ref("Error"), ref("HandExists")]},
+                ),
             },
             parameters=[
                 KEY,
                 {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}},
             ],
-            requestBody=body(ref("Hand")),
+            requestBody=body(ref("NewHand")),
         )
     },
     S + "/hands/{number}": {

@@ -20,7 +20,7 @@ from scorer.i18n import language
 from scorer.i18n.catalogue import Speaker, say_error
 from scorer.models import HandRecord, TableSession
 from scorer.operations import HAND_COLUMNS
-from scorer.validation import whole_number
+from scorer.validation import idempotency_key, whole_number
 
 
 def serve_sessions_by_key(blueprint: Blueprint) -> None:
@@ -54,7 +54,20 @@ def _not_found(exc: operations.NotFound):
 
 
 def _conflict(exc: operations.Conflict):
+    if isinstance(exc, operations.HandExists):
+        return hand_exists_response(exc)
     return error_response(409, "conflict", say_error(exc))
+
+
+def hand_exists_response(exc: operations.HandExists):
+    """409 `hand_exists` (API.md, "A hand is entered once"): the stored hand with the
+    error, so the device can show the players what was entered."""
+    body, status = error_response(409, "hand_exists", say_error(exc))
+    answer = body.get_json()
+    answer["error"]["fields"] = {}
+    answer["hand"] = {**hand_to_json(exc.hand), "voided": exc.voided}
+    answer["next_number"] = exc.next_number
+    return jsonify(answer), status
 
 
 serve_sessions_by_key(bp)
@@ -166,13 +179,13 @@ def read_hand(number: int):
 @bp.post("/sessions/<key>/hands")
 def record_hand():
     data = json_body()
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and (not 0 < len(key) <= 200 or "\x00" in key):
-        raise RuleError.one("Idempotency-Key", msg("must have 1..200 characters"))
+    key = idempotency_key(request.headers.get("Idempotency-Key"))
+
+    number = data.pop("number", None)
 
     def record(session: TableSession) -> dict[str, Any]:
         hand, dealer = _hand_from_request(session, data)
-        return hand_row(operations.record_hand(session, hand, dealer, key)[0])
+        return hand_row(operations.record_hand(session, hand, dealer, key, number)[0])
 
     stored = table_queue.write_table(g.key, record)  # committed: its words are said now
     return jsonify(hand_to_json(stored)), 201

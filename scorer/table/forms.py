@@ -219,6 +219,8 @@ class HandForm(FlaskForm):
     )
     doublings = RadioField(_l("Kontra"), default="0", validate_choice=False)
     version = HiddenField()
+    number = HiddenField()
+    """The number the table page showed for the hand it enters (`table.record`)."""
     submit = SubmitField(_l("Record"))
 
 

@@ -11,6 +11,7 @@ from flask import (
     current_app,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -42,8 +43,9 @@ from scorer.table.forms import (
     players_form,
     system_choices,
 )
-from scorer.table.view import game_and_system, remembered, seats
-from scorer.validation import whole_number
+from scorer.table.view import game_and_system, remembered, seats, upcoming_seats
+from scorer.validation import idempotency_key, whole_number
+from scorer.web.live import conditional, live_etag
 from scorer.web.qr import qr_response
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
@@ -210,66 +212,173 @@ def hand_from_form(form) -> Hand:
     return parse_hand(facts_from_form(form, game), game)
 
 
+UPCOMING = 8
+"""How many hands ahead the table page knows the seats of (for hands it keeps to send)."""
+
+
+def table_etag(version: int) -> str:
+    """The table page as it is at the table's `version` (what a watching device compares)."""
+    return live_etag("table", version)
+
+
+def latest_news(table) -> str:
+    """What came in last, for the notice on another device: "Hand 25: Berta, Frage, 66 card
+    points" (empty before the first hand)."""
+    if not table.hand_count:
+        return ""
+    last = operations.latest_hands(table, 1)
+    if not last or last[0].number != table.hand_count:
+        return ""
+    return _(
+        "New from another device: hand %(number)s, %(hand)s",
+        number=last[0].number,
+        hand=say(operations.hand_summary(table.game, last[0].facts)),
+    )
+
+
 @bp.get("/t/<key>")
 def table():
     """The table. After Undo (`?wieder=N`, N a hand just struck out) the form holds that
-    hand again, to be corrected and saved anew."""
+    hand again, to be corrected and saved anew. A watching device gets `304` while the
+    table is unchanged."""
     data = {}
     undone = whole_number(request.args.get("wieder"))
     if isinstance(undone, int):
         record = operations.voided_hand(g.table, undone)
         if record is not None:
             data = form_data_from_facts(record.facts, record.version)
-    form = table_hand_form(data=data)
-    return render_table(form)
+    return conditional(
+        table_etag(g.table.version), lambda: render_table(table_hand_form(data=data))
+    )
 
 
-def render_table(form, status: int = 200):
+def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None):
     table = g.table
     game, system = game_and_system(table)
-    recent_hands = operations.latest_hands(table, 12)
+    ledger = operations.ledger_for(table)
+    upcoming = upcoming_seats(table, ledger, UPCOMING)
+    posted = whole_number(form.number.data) if conflict else None
     return render_template(
         "table.html",
         table=table,
         game=game,
         system=system,
         form=form,
-        seats=seats(table, operations.ledger_for(table)),
+        seats=upcoming[0],
+        upcoming=upcoming,
+        next_number=posted or table.hand_count + 1,
+        conflict=conflict,
         params=operations.rules_for(table).params,
-        recent_hands=recent_hands,
+        recent_hands=operations.latest_hands(table, 12),
         final=operations.settlement(table).balances if table.closed else None,
         group=groups.group_of_evening(table),
         table_url=url_for("table.table", _external=True),
         remembered=remembered(table, game),
+        etag=table_etag(table.version),
+        news=latest_news(table),
     ), status
 
 
 @bp.post("/t/<key>/spiel")
 def record():
+    """A hand entered on the table page, as the number the page showed for it. haferl.js
+    sends it with an Idempotency-Key and asks for JSON (the page keeps the hand in its queue
+    until an answer comes); a page without JavaScript posts the form and gets a page."""
     form = table_hand_form(formdata=request.form)
     if form.validate():
         try:
+            key = idempotency_key(request.headers.get("Idempotency-Key"))
+            number = entered_number(form)
             hand = hand_from_form(form)
-            record = table_queue.write_table(
-                g.table.key, lambda table: operations.record_hand(table, hand)[0]
+            record, version = table_queue.write_table(
+                g.table.key,
+                lambda table: (
+                    operations.record_hand(table, hand, None, key, number)[0],
+                    table.version,
+                ),
             )
+        except operations.HandExists as exc:
+            return answer_conflict(form, hand, exc)
+        except operations.Conflict as exc:
+            if not wants_json():
+                raise
+            return jsonify({"error": {"code": "conflict", "message": say_error(exc)}}), 409
         except RuleError as exc:
             attach_errors(form, exc)
         else:
-            amount = (record.net or {}).get(record.facts["declarer"], 0)
-            flash(
-                {
-                    "number": record.number,
-                    "version": record.version,
-                    "declarer": record.facts["declarer"],
-                    "cents": amount,
-                    "points": g.table.points_only,
-                    "explanation": record.explanation,
-                },
-                "recorded",
-            )
+            recorded = {
+                "number": record.number,
+                "version": record.version,
+                "declarer": record.facts["declarer"],
+                "cents": (record.net or {}).get(record.facts["declarer"], 0),
+                "points": g.table.points_only,
+                "explanation": record.explanation,
+            }
+            if wants_json():
+                bar = render_template("_recorded.html", message=recorded)
+                answer = {"number": record.number, "bar": bar, "etag": table_etag(version)}
+                return jsonify(answer), 201
+            flash(recorded, "recorded")
             return redirect(url_for("table.table"))
+    if wants_json():
+        errors = [e for field in form for e in field.errors] + list(form.form_errors)
+        return jsonify(
+            {
+                "error": {"code": "validation", "message": " ".join(map(str, errors))},
+                "form": render_table_form(form),
+            }
+        ), 422
     return render_table(form, 422)
+
+
+def wants_json() -> bool:
+    """Whether haferl.js sent the form (it asks for JSON; a browser's own post for HTML)."""
+    return request.accept_mimetypes.best == "application/json"
+
+
+def entered_number(form) -> int | str | None:
+    """The number the page showed for the hand: the conflict's "enter mine as hand N"
+    gives another; a page from before numbers gives none (the hand is appended)."""
+    chosen = request.form.get("renumber") or form.number.data or ""
+    if not chosen:
+        return None
+    number = whole_number(chosen)
+    return number if number is not None else chosen
+
+
+def answer_conflict(form, hand: Hand, exc: operations.HandExists):
+    """Another device entered this hand's number first: nothing was stored. The player's
+    entry stays (in the form, or in haferl.js's queue) with the stored hand beside it."""
+    g.table = operations.get_session(g.table.key)  # as stored now, for the page and numbers
+    conflict = {
+        "said": say_error(exc),
+        "mine": say(operations.hand_summary(g.table.game, hand.to_json())),
+        "next_number": exc.next_number,
+    }
+    if wants_json():
+        panel = render_template("_conflict.html", **conflict)
+        return jsonify(
+            {
+                "error": {"code": "hand_exists", "message": conflict["said"]},
+                "conflict": panel,
+                "next_number": exc.next_number,
+            }
+        ), 409
+    return render_table(form, 409, conflict)
+
+
+def render_table_form(form) -> str:
+    """The entry form's fields alone (haferl.js puts them back with their errors)."""
+    table = g.table
+    game, system = game_and_system(table)
+    return render_template(
+        "_table_form.html",
+        form=form,
+        game=game,
+        system=system,
+        params=operations.rules_for(table).params,
+        next_number=whole_number(form.number.data) or table.hand_count + 1,
+    )
 
 
 @bp.post("/t/<key>/vorschau")
@@ -321,15 +430,19 @@ def hands():
     if not isinstance(page, int) or not 1 <= page <= pages:
         abort(404, _("There is no such page: the hands are on pages 1 to %(pages)s.", pages=pages))
     first = (page - 1) * HANDS_PER_PAGE + 1
-    records = operations.hands_numbered(table, first, first + HANDS_PER_PAGE - 1)
-    return render_template(
-        "hands.html",
-        table=table,
-        game=game,
-        system=system,
-        records=records,
-        page=page,
-        pages=pages,
+    return conditional(
+        live_etag("hands", table.version, page),
+        lambda: render_template(
+            "hands.html",
+            table=table,
+            game=game,
+            system=system,
+            records=operations.hands_numbered(table, first, first + HANDS_PER_PAGE - 1),
+            page=page,
+            pages=pages,
+            etag=live_etag("hands", table.version, page),
+            news=latest_news(table),
+        ),
     )
 
 
@@ -489,11 +602,17 @@ def reopen():
 
 @bp.get("/t/<key>/abrechnung")
 def settle():
-    return render_template(
-        "settle.html",
-        table=g.table,
-        game=GAMES[g.table.game],
-        settlement=operations.settlement(g.table),
+    etag = live_etag("settle", g.table.version)
+    return conditional(
+        etag,
+        lambda: render_template(
+            "settle.html",
+            table=g.table,
+            game=GAMES[g.table.game],
+            settlement=operations.settlement(g.table),
+            etag=etag,
+            news=latest_news(g.table),
+        ),
     )
 
 

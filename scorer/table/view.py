@@ -36,11 +36,20 @@ def seats(session: TableSession, ledger: Ledger) -> Seats:
     counter-clockwise game such as Tapp Tarock, counter-clockwise), so the first player
     dealt to, who leads, is the next in the list after the dealer; at four the dealer sits
     out and the next after him still leads."""
+    return upcoming_seats(session, ledger, 1)[0]
+
+
+def upcoming_seats(session: TableSession, ledger: Ledger, count: int) -> list[Seats]:
+    """The seats of the next `count` hands while nobody comes or goes: what a page that
+    cannot reach the server shows for the hands it keeps to send."""
     state = LedgerState.from_json(session.state)
     seated = ledger.seated(state)
-    dealer = state.next_dealer
-    active, sitting_out = ledger.seats(dealer, seated)
-    return Seats(dealer, sitting_out, ledger.next_after(dealer, seated), list(active))
+    dealer, upcoming = state.next_dealer, []
+    for _ in range(count):
+        active, sitting_out = ledger.seats(dealer, seated)
+        upcoming.append(Seats(dealer, sitting_out, ledger.next_after(dealer, seated), list(active)))
+        dealer = ledger.next_after(dealer, seated)
+    return upcoming
 
 
 def table_name(session: TableSession) -> Msg | str:

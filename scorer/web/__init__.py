@@ -13,6 +13,7 @@ from scorer.i18n.catalogue import euros, pot_short, say, say_line
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.view import table_name
+from scorer.web.live import is_live_poll
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -49,6 +50,10 @@ def init_app(app: Flask) -> None:
         suit_names=SUIT_NAMES,
         bids=BIDS,
     )
+
+    @app.context_processor
+    def live_poll() -> dict[str, bool]:
+        return {"live_poll": is_live_poll()}
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -1,0 +1,189 @@
+"""The live table through the test client: the page says which hand it enters, a stale page
+(JavaScript or not) stores nothing and says why, the script's JSON answers, and the ETags
+that let watching devices ask cheaply whether anything changed."""
+
+from __future__ import annotations
+
+import re
+
+from tests.test_table_page import FRAGE, form_fields, session_json
+from tests.test_web import new_table, table_url
+
+JSON = {"Accept": "application/json"}
+
+
+def api_hand(client, url: str, declarer: str, points: int = 66, **extra) -> int:
+    """Another device enters a hand through the API; its number."""
+    key = url.rstrip("/").rsplit("/", 1)[-1]
+    hand = {"declarer": declarer, "contract": "frage", "points": points, **extra}
+    response = client.post(f"/api/v1/sessions/{key}/hands", json=hand)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["number"]
+
+
+def page_form(client, url: str) -> dict[str, str]:
+    return form_fields(client.get(url).get_data(as_text=True))
+
+
+def test_the_page_says_which_hand_it_enters(client):
+    url = table_url(new_table(client))
+    assert page_form(client, url)["number"] == "1"
+    api_hand(client, url, "Anton")
+    assert page_form(client, url)["number"] == "2"
+
+
+def test_a_stale_page_without_javascript_stores_nothing_and_says_why(client):
+    url = table_url(new_table(client))
+    stale = page_form(client, url)  # shows hand 1
+    api_hand(client, url, "Berta", 66)  # another device enters hand 1 first
+    before = session_json(client, url)
+    response = client.post(url + "/spiel", data={**stale, **FRAGE, "declarer": "Charlotte"})
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert "Spiel 1 wurde schon auf einem anderen Gerät eingetragen: Berta, Frage, 66 Augen" in html
+    assert "Deins: Charlotte, Frage, 70 Augen" in html
+    assert 'name="renumber" value="2"' in html and "Meins als Spiel 2 eintragen" in html
+    assert "Meins verwerfen" in html
+    kept = form_fields(html)
+    assert kept["declarer"] == "Charlotte" and kept["points"] == "70" and kept["number"] == "1"
+    after = session_json(client, url)
+    assert after["hand_count"] == 1 and after["balances"] == before["balances"]
+    # "Enter mine as hand 2": the same entry, now as the next hand.
+    response = client.post(url + "/spiel", data={**kept, "renumber": "2"})
+    assert response.status_code == 302
+    hands = session_json(client, url)["hands"]
+    assert [(h["number"], h["hand"]["declarer"]) for h in hands] == [(1, "Berta"), (2, "Charlotte")]
+
+
+def test_a_number_beyond_the_next_is_refused_on_the_page(client):
+    url = table_url(new_table(client))
+    fields = {**page_form(client, url), **FRAGE, "declarer": "Anton", "number": "5"}
+    response = client.post(url + "/spiel", data=fields)
+    assert response.status_code == 422
+    assert "Das nächste Spiel ist Nummer 1" in response.get_data(as_text=True)
+    assert session_json(client, url)["hand_count"] == 0
+
+
+def test_the_scripts_save_answers_json(client):
+    url = table_url(new_table(client))
+    fields = {**page_form(client, url), **FRAGE, "declarer": "Anton"}
+    key = {"Idempotency-Key": "k-1", **JSON}
+    first = client.post(url + "/spiel", data=fields, headers=key)
+    assert first.status_code == 201
+    answer = first.get_json()
+    assert answer["number"] == 1
+    assert "Spiel 1 eingetragen: <bdi>Anton</bdi> +0,20 €" in answer["bar"]
+    assert "Rückgängig" in answer["bar"]
+    # The answer was lost and the queue sends it again: the same hand, stored once.
+    again = client.post(url + "/spiel", data=fields, headers=key)
+    assert again.status_code == 201 and again.get_json()["number"] == 1
+    assert session_json(client, url)["hand_count"] == 1
+    # The page after it has the ETag the answer named: no notice for one's own hand.
+    assert client.get(url).headers["ETag"] == f'"{answer["etag"]}"'
+
+
+def test_the_scripts_save_of_a_taken_number_is_409_with_the_panel(client):
+    url = table_url(new_table(client))
+    fields = {**page_form(client, url), **FRAGE, "declarer": "Anton"}
+    api_hand(client, url, "Berta")
+    response = client.post(url + "/spiel", data=fields, headers={"Idempotency-Key": "k", **JSON})
+    assert response.status_code == 409
+    answer = response.get_json()
+    assert answer["error"]["code"] == "hand_exists"
+    assert answer["next_number"] == 2
+    assert 'role="alertdialog"' in answer["conflict"]
+    assert 'data-renumber="2"' in answer["conflict"]
+    assert "Deins: Anton, Frage, 70 Augen" in answer["conflict"]
+    assert session_json(client, url)["hand_count"] == 1
+
+
+def test_the_scripts_save_of_a_broken_hand_is_422_with_the_form(client):
+    url = table_url(new_table(client))
+    fields = {**page_form(client, url), **FRAGE, "declarer": "Anton", "points": "130"}
+    response = client.post(url + "/spiel", data=fields, headers=JSON)
+    assert response.status_code == 422
+    answer = response.get_json()
+    assert answer["error"]["code"] == "validation" and answer["error"]["message"]
+    assert 'name="number" value="1"' in answer["form"]
+    assert "field-error" in answer["form"]
+    assert session_json(client, url)["hand_count"] == 0
+
+
+def test_the_scripts_save_on_a_closed_evening_is_a_plain_409(client):
+    url = table_url(new_table(client))
+    fields = {**page_form(client, url), **FRAGE, "declarer": "Anton"}
+    api_hand(client, url, "Berta")
+    client.post(url + "/schliessen")
+    fields["number"] = "2"
+    response = client.post(url + "/spiel", data=fields, headers=JSON)
+    assert response.status_code == 409
+    assert response.get_json()["error"]["code"] == "conflict"
+    assert "abgeschlossen" in response.get_json()["error"]["message"]
+
+
+def test_a_bad_idempotency_key_is_refused(client):
+    url = table_url(new_table(client))
+    fields = {**page_form(client, url), **FRAGE, "declarer": "Anton"}
+    response = client.post(
+        url + "/spiel", data=fields, headers={"Idempotency-Key": "k" * 201, **JSON}
+    )
+    assert response.status_code == 422
+    assert session_json(client, url)["hand_count"] == 0
+
+
+def test_live_pages_answer_304_until_the_table_changes(client):
+    url = table_url(new_table(client))
+    for address in (url, url + "/spiele", url + "/abrechnung"):
+        first = client.get(address)
+        etag = first.headers["ETag"]
+        html = first.get_data(as_text=True)
+        assert f'data-live-etag="{etag.strip(chr(34))}"' in html
+        same = client.get(address, headers={"If-None-Match": etag, "X-Haferl-Live": "1"})
+        assert same.status_code == 304 and same.get_data() == b""
+    etags = {address: client.get(address).headers["ETag"] for address in (url, url + "/spiele")}
+    api_hand(client, url, "Anton")
+    for address, etag in etags.items():
+        changed = client.get(address, headers={"If-None-Match": etag, "X-Haferl-Live": "1"})
+        assert changed.status_code == 200
+        assert changed.headers["ETag"] != etag
+        assert "Neu von einem anderen Gerät: Spiel 1, Anton, Frage, 66 Augen" in (
+            changed.get_data(as_text=True)
+        )
+
+
+def test_the_etag_names_the_language(client):
+    url = table_url(new_table(client))
+    german = client.get(url).headers["ETag"]
+    english = client.get(url + "?lang=en").headers["ETag"]
+    assert german != english
+
+
+def test_a_poll_leaves_the_flash_for_the_readers_own_page(client):
+    url = table_url(new_table(client))
+    fields = {**page_form(client, url), **FRAGE, "declarer": "Anton"}
+    assert client.post(url + "/spiel", data=fields).status_code == 302  # flashes "entered"
+    polled = client.get(url, headers={"X-Haferl-Live": "1"}).get_data(as_text=True)
+    assert "Spiel 1 eingetragen" not in polled
+    own = client.get(url).get_data(as_text=True)
+    assert "Spiel 1 eingetragen" in own
+
+
+def test_the_hand_list_counts_what_it_shows(client):
+    url = table_url(new_table(client))
+    for declarer in ("Anton", "Berta", "Charlotte"):
+        api_hand(client, url, declarer)
+    version = session_json(client, url)["hands"][1]["version"]
+    client.post(f"{url}/spiele/2/streichen", data={"version": version})
+    html = client.get(url + "/spiele").get_data(as_text=True)
+    assert re.search(r"<h1[^>]*>2 Spiele, 1 gestrichen</h1>", html)
+    assert "Alle Spiele (2, 1 gestrichen)" in client.get(url).get_data(as_text=True)
+
+
+def test_the_page_knows_the_seats_of_the_next_hands(client):
+    url = table_url(new_table(client))  # Anton, Berta, Charlotte, Dieter; Anton deals
+    html = client.get(url).get_data(as_text=True)
+    ahead = re.search(r'<template class="upcoming-seats">(.*?)</template>', html, re.S).group(1)
+    numbers = re.findall(r'data-number="(\d+)"', ahead)
+    assert numbers[:3] == ["1", "2", "3"]
+    second = re.search(r'data-number="2" data-active="([^"]*)">(.*?)</span>', ahead, re.S)
+    assert "Spiel 2" in second.group(2)
