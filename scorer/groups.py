@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorer import events, operations
 from scorer.domain import Hand, RuleError
@@ -66,6 +66,18 @@ def group_for_write(key: str) -> Group:
 def group_of_evening(session: TableSession) -> Group | None:
     """The group an evening belongs to (read only), or None."""
     return db.session.get(Group, session.group_id) if session.group_id is not None else None
+
+
+def live_version(group: Group) -> tuple[int, int, int]:
+    """What changes whenever the group's page changes: the group's version, and how many
+    evenings it has and their versions added up (every hand bumps its evening's). One small
+    read, for the page's ETag."""
+    count, versions = db.session.execute(
+        select(func.count(), func.coalesce(func.sum(TableSession.version), 0)).where(
+            TableSession.group_id == group.id
+        )
+    ).one()
+    return group.version, count, versions
 
 
 def evenings(group: Group, season: int | None = None) -> list[TableSession]:

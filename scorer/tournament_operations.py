@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorer import events, operations
 from scorer.domain import RuleError
@@ -356,6 +356,31 @@ def tournament_hands(tournament: Tournament) -> list[TournamentHand]:
             TournamentHand(round_number, table_number, active, facts["declarer"], result, points)
         )
     return hands
+
+
+def live_version(tournament: Tournament) -> tuple[int, ...]:
+    """What changes whenever the standings change: its players (entries, withdrawals), its
+    rounds (drawn, closed) and its tables' versions added up (every hand bumps its
+    table's). Three small reads, for the standings' ETag."""
+    players = db.session.execute(
+        select(
+            func.count(),
+            func.coalesce(func.sum(TournamentPlayer.joined_round), 0),
+            func.coalesce(func.sum(TournamentPlayer.withdrawn_after), 0),
+        ).where(TournamentPlayer.tournament_id == tournament.id)
+    ).one()
+    rounds = db.session.execute(
+        select(func.count(), func.count(TournamentRound.closed_at)).where(
+            TournamentRound.tournament_id == tournament.id
+        )
+    ).one()
+    tables = db.session.execute(
+        select(func.count(), func.coalesce(func.sum(TableSession.version), 0))
+        .join(TournamentTable, TournamentTable.session_id == TableSession.id)
+        .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
+        .where(TournamentRound.tournament_id == tournament.id)
+    ).one()
+    return (*players, *rounds, *tables)
 
 
 def tournament_standings(tournament: Tournament) -> list[Standing]:

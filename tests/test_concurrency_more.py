@@ -364,3 +364,66 @@ def test_hands_entered_on_the_page_and_sent_by_the_api_at_once_are_all_stored(
     records = assert_cache_is_the_fold(checker, key)
     assert [r.number for r in records] == list(range(1, TRIES * 8 + 1))
     assert sorted(r.facts["points"] for r in records) == [70] * 32 + [90] * 32
+
+
+def test_one_hand_number_sent_from_two_devices_at_once_is_stored_once(
+    servers,  # noqa: F811
+    checker,  # noqa: F811
+):
+    """Two devices (and the same two again through the page's form) enter hand N at the
+    same moment, one through each server process: exactly one is stored as N; the other
+    is answered 409 with the stored hand, and nothing of it is stored."""
+    one, two = servers
+    key = new_table(one)
+    page_hand = {"contract": "frage", "trump": "gras", "points": "66", "points_of": "declarer"}
+    number = 0
+    for attempt in range(TRIES * 2):
+        number += 1
+        results = race(
+            lambda n=number: call(
+                one, "POST", f"/api/v1/sessions/{key}/hands", {**frage("Berta", 66), "number": n}
+            ),
+            lambda n=number: call(
+                two, "POST", f"/api/v1/sessions/{key}/hands", {**frage("Anton", 70), "number": n}
+            ),
+        )
+        statuses = sorted(status for status, _ in results)
+        assert statuses == [201, 409], (attempt, results)
+        stored = next(body for status, body in results if status == 201)
+        refused = next(body for status, body in results if status == 409)
+        assert stored["number"] == number
+        assert refused["error"]["code"] == "hand_exists"
+        assert refused["hand"]["hand"] == stored["hand"], (attempt, refused)
+        # The same race through the pages' forms (JSON, as the page's script asks).
+        number += 1
+        answers = race(
+            *[
+                lambda p=p, d=d, n=number: post_json_form(
+                    p, f"/t/{key}/spiel", {**page_hand, "declarer": d, "number": str(n)}
+                )
+                for p, d in ((one, "Charlotte"), (two, "Berta"))
+            ]
+        )
+        assert sorted(answers) == [201, 409], (attempt, answers)
+    records = assert_cache_is_the_fold(checker, key)
+    assert [r.number for r in records] == list(range(1, number + 1))
+
+
+def post_json_form(port: int, path: str, fields: dict[str, str]) -> int:
+    """A page's form as its script sends it: asking for JSON."""
+    connection = HTTPConnection(LOOPBACK, port, timeout=60)
+    try:
+        connection.request(
+            "POST",
+            path,
+            body=urlencode(fields).encode(),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Accept": "application/json",
+            },
+        )
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()

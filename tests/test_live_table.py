@@ -5,7 +5,9 @@ that let watching devices ask cheaply whether anything changed."""
 from __future__ import annotations
 
 import re
+import time
 
+from scorer.web.live import RecentPages
 from tests.test_table_page import FRAGE, form_fields, session_json
 from tests.test_web import new_table, table_url
 
@@ -187,3 +189,68 @@ def test_the_page_knows_the_seats_of_the_next_hands(client):
     assert numbers[:3] == ["1", "2", "3"]
     second = re.search(r'data-number="2" data-active="([^"]*)">(.*?)</span>', ahead, re.S)
     assert "Spiel 2" in second.group(2)
+
+
+def test_a_groups_page_follows_its_evenings(client):
+    from tests.test_groups import FOUR, create_group, evening, play
+
+    key = create_group(client)["key"]
+    first = client.get(f"/s/{key}")
+    etag = first.headers["ETag"]
+    assert 'id="live-season" data-live-region' in first.get_data(as_text=True)
+    polled = client.get(f"/s/{key}", headers={"If-None-Match": etag, "X-Haferl-Live": "1"})
+    assert polled.status_code == 304
+    tonight = evening(client, key, FOUR)
+    after_start = client.get(f"/s/{key}", headers={"If-None-Match": etag})
+    assert after_start.status_code == 200 and after_start.headers["ETag"] != etag
+    etag = after_start.headers["ETag"]
+    play(client, tonight, [{"contract": "frage", "points": 70}])  # a hand at the evening
+    after_hand = client.get(f"/s/{key}", headers={"If-None-Match": etag})
+    assert after_hand.status_code == 200 and after_hand.headers["ETag"] != etag
+
+
+def test_the_standings_follow_the_tables(app, client):
+    from tests.test_tournaments import active_players, created, draw, organiser, session_of
+
+    auth = organiser(app)
+    players = [f"Spieler {i}" for i in range(1, 7)]
+    tournament = created(client, auth, players, rounds=2)
+    address = f"/turnier/{tournament['key']}/stand"
+    before = client.get(address)
+    etag = before.headers["ETag"]
+    html = before.get_data(as_text=True)
+    assert 'id="live-standings" data-live-region' in html and "live.js" in html
+    assert '<noscript><meta http-equiv="refresh"' in html
+    assert client.get(address, headers={"If-None-Match": etag}).status_code == 304
+    round_ = draw(client, auth, tournament["id"])
+    time.sleep(0.6)  # the page kept for the spectators is at most half a second old
+    drawn = client.get(address, headers={"If-None-Match": etag})
+    assert drawn.status_code == 200
+    etag = drawn.headers["ETag"]
+    table = round_["tables"][0]["key"]
+    declarer = active_players(session_of(client, table))[0]
+    hand = {"declarer": declarer, "contract": "frage", "points": 90}
+    assert client.post(f"/api/v1/sessions/{table}/hands", json=hand).status_code == 201
+    time.sleep(0.6)  # the page kept for the spectators is at most half a second old
+    after = client.get(address, headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+
+
+def test_recent_pages_render_at_most_once_per_max_age():
+    pages = RecentPages(max_age=60)
+    renders = []
+
+    def render(text: str):
+        def page() -> str:
+            renders.append(text)
+            return text
+
+        return page
+
+    assert pages.page("standings", "v1", render("one")) == ("v1", "one")
+    assert pages.page("standings", "v2", render("two")) == ("v1", "one")  # young enough
+    assert renders == ["one"]
+    pages.max_age = 0
+    assert pages.page("standings", "v2", render("two")) == ("v2", "two")
+    assert pages.page("standings", "v2", render("three")) == ("v2", "two")  # this version
+    assert renders == ["one", "two"]

@@ -19,6 +19,7 @@ from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
+from scorer.web.live import conditional, live_etag
 from scorer.web.qr import qr_response
 
 
@@ -86,6 +87,12 @@ def checked_form() -> ActionForm:
 
 @bp.get("/s/<group_key>")
 def group():
+    """The group's page; it follows its evenings live (`304` while nothing changed)."""
+    etag = live_etag("group", *groups.live_version(g.group))
+    return conditional(etag, lambda: render_group(etag))
+
+
+def render_group(etag: str) -> str:
     group = g.group
     evenings = groups.evenings(group)
     last_seating = list(evenings[-1].players) if evenings else []  # who sat at its end
@@ -101,6 +108,7 @@ def group():
         collected=groups.collected_settlement(group) if group.settle == "collected" else None,
         form=ActionForm(),
         long_date=long_date,
+        etag=etag,
         remembered=in_each_language(
             lambda: {
                 "name": group.name,

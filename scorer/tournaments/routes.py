@@ -22,6 +22,7 @@ from scorer.tournaments.forms import (
     SwapForm,
     tournament_form,
 )
+from scorer.web.live import RecentPages, live_etag, recent_page
 
 
 def own(tournament_id: int):
@@ -227,20 +228,32 @@ def tables(tournament_id: int, number: int):
     )
 
 
+STANDINGS = RecentPages(max_age=0.5)
+"""The standings pages rendered last: at most two renders a second for each tournament
+and language, however many watch and however fast hands come in."""
+
+
 @bp.get("/turnier/<key>/stand")
 def standings(key: str):
-    """The live standings: public by the tournament's key, refreshes itself, big type."""
+    """The live standings: public by the tournament's key, big type. They follow the
+    tables live (haferl's live.js asks with the ETag: `304` while nothing changed)."""
     try:
         tournament = ops.get_public(key)
     except operations.NotFound:
         abort(404, _("There are no such tournament standings."))
-    return render_template(
-        "tournaments/standings.html",
-        tournament=tournament,
-        standings=ops.tournament_standings(tournament),
-        current=ops.current_round(tournament),
-        game=GAMES[tournament.game],
-    )
+    etag = live_etag("standings", *ops.live_version(tournament))
+
+    def render() -> str:
+        return render_template(
+            "tournaments/standings.html",
+            tournament=tournament,
+            standings=ops.tournament_standings(tournament),
+            current=ops.current_round(tournament),
+            game=GAMES[tournament.game],
+            etag=etag,
+        )
+
+    return recent_page(STANDINGS, live_etag("standings", key), etag, render)
 
 
 def pdf_response(body: bytes, filename: str) -> Response:

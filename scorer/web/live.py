@@ -13,6 +13,9 @@ The ETag also names the reader's language and account, which change what a page 
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import Response, current_app, has_request_context, request
@@ -45,5 +48,51 @@ def conditional(etag: str, render: Callable[[], object]) -> Response:
     else:
         response = current_app.make_response(render())
     response.set_etag(etag)
+    response.vary.add("Cookie")
+    return response
+
+
+class RecentPages:
+    """Pages whose rendering grows with the data (a tournament's standings): the page last
+    rendered under a name (address, language, reader) is given again for `max_age` seconds,
+    whatever came in meanwhile, so a hundred spectators and fifty tablets cost a render every
+    `max_age` seconds per server process, not one per change. The page keeps the ETag it was
+    rendered at: the reader's next ask after that gets the newer one."""
+
+    def __init__(self, max_age: float, size: int = 256):
+        self.max_age, self.size = max_age, size
+        self._pages: OrderedDict[str, tuple[str, str, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def page(self, name: str, etag: str, render: Callable[[], str]) -> tuple[str, str]:
+        """(the ETag, the page): the one kept if it is this version or young enough, else
+        `render()`'s, kept."""
+        now = time.monotonic()
+        with self._lock:
+            kept = self._pages.get(name)
+            if kept is not None and (kept[0] == etag or now - kept[2] < self.max_age):
+                return kept[0], kept[1]
+        html = render()
+        with self._lock:
+            self._pages[name] = (etag, html, now)
+            self._pages.move_to_end(name)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+        return etag, html
+
+
+def recent_page(pages: RecentPages, name: str, etag: str, render: Callable[[], str]) -> Response:
+    """`conditional` for a page kept in `pages`: `304` when the reader has the version that
+    would be given."""
+    if request.if_none_match.contains(etag):
+        response = current_app.response_class(status=304)
+        response.set_etag(etag)
+    else:
+        given, html = pages.page(name, etag, render)
+        if request.if_none_match.contains(given):
+            response = current_app.response_class(status=304)
+        else:
+            response = current_app.make_response(html)
+        response.set_etag(given)
     response.vary.add("Cookie")
     return response
