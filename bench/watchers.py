@@ -75,14 +75,25 @@ def server_cpu_seconds(group: int) -> float:
     return total / ticks
 
 
-def watch(port: int, keys: list[str], watchers: int, stop: threading.Event, leg: Leg) -> None:
-    """`watchers` threads polling the table pages until `stop`; answers counted in `leg`."""
+def watch(
+    port: int, keys: list[str], watchers: int, stop: threading.Event, leg: Leg, primed: bool
+) -> None:
+    """`watchers` threads polling the table pages until `stop`; answers counted in `leg`.
+    `primed`: each starts with the page's current ETag, as a device that has the page."""
     statuses: Counter[int | None] = Counter()
     leg.statuses = statuses  # type: ignore[attr-defined]
+    etags = {}
+    for key in keys:
+        connection = HTTPConnection(LOOPBACK, port, timeout=30)
+        connection.request("GET", f"/t/{key}")
+        response = connection.getresponse()
+        response.read()
+        etags[f"/t/{key}"] = response.getheader("ETag") or ""
+        connection.close()
 
     def work(index: int, record: Callable) -> None:
         path = f"/t/{keys[index % len(keys)]}"
-        etag = ""
+        etag = etags.get(path, "") if primed else ""
         connection = HTTPConnection(LOOPBACK, port, timeout=30)
         time.sleep(random.Random(index).uniform(0, POLL_S))  # devices do not poll in step
         while not stop.is_set():
@@ -112,6 +123,7 @@ def watch(port: int, keys: list[str], watchers: int, stop: threading.Event, leg:
 def tablets_leg(
     port: int, url: str, keys: list[str], tablets: int, seconds: float, name: str
 ) -> Leg:
+    """`tablets` paced tablets on the new tables `keys` for `seconds`; then the checks."""
     leg = Leg(name)
     acknowledged: list[list[int]] = [[] for _ in keys]
     lock = threading.Lock()
@@ -162,7 +174,10 @@ def run_database(label: str, url: str, args, log: Path) -> bool:
     ok = True
     try:
         port = server.port
-        keys = [new_table(port) for _ in range(TABLES)]
+
+        def tables() -> list[str]:  # fresh ones for each leg: its checks count from 1
+            return [new_table(port) for _ in range(TABLES)]
+
         print(f"\n{label}: {args.watchers} watchers, {args.tablets} tablets, {TABLES} tables")
 
         def measured(run: Callable[[], Leg]) -> tuple[Leg, float]:
@@ -170,25 +185,27 @@ def run_database(label: str, url: str, args, log: Path) -> bool:
             leg = run()
             return leg, server_cpu_seconds(server.process.pid) - before
 
+        keys = tables()
+
         def watchers_only() -> Leg:
             leg = Leg(f"idle: {args.watchers} watchers, nothing changes")
             stop = threading.Event()
             timer = threading.Timer(args.seconds, stop.set)
             timer.start()
-            watch(port, keys, args.watchers, stop, leg)
+            watch(port, keys, args.watchers, stop, leg, primed=True)
             return leg
 
         idle, cpu = measured(watchers_only)
         print(line(idle, cpu))
+        name = f"{args.tablets} tablets, no watchers"
         alone, cpu = measured(
-            lambda: tablets_leg(
-                port, url, keys, args.tablets, args.seconds, f"{args.tablets} tablets, no watchers"
-            )
+            lambda: tablets_leg(port, url, tables(), args.tablets, args.seconds, name)
         )
         print(line(alone, cpu))
         watched = Leg(f"  the {args.watchers} watchers meanwhile")
 
         def together() -> Leg:
+            keys = tables()
             stop = threading.Event()
             watcher = threading.Thread(
                 target=watch, args=(port, keys, args.watchers, stop, watched)
