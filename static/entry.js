@@ -151,6 +151,15 @@
     if (queue.length > SHOWN) list.lastChild.textContent += " …";
     waiting.appendChild(list);
   }
+  function hint() {
+    bar.removeAttribute("data-keep");
+    bar.textContent = "";
+    var p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = bar.getAttribute("data-hint") || "";
+    bar.appendChild(p);
+  }
+
   // --- sending ---------------------------------------------------------------------------
   function retryLater() {
     failing = true;
@@ -287,7 +296,7 @@
       store(queue);
       showWaiting();
       if (!queue.length) {
-        bar.textContent = "";
+        hint();
         if (window.Haferl && window.Haferl.live) window.Haferl.live.refresh();
       }
       send();
@@ -323,7 +332,7 @@
     queue.push({ id: newKey(), number: number, fields: fields, summary: summary() });
     store(queue);
     clearForm();
-    bar.textContent = "";  // the preview was of the hand now waiting
+    hint();  // the preview was of the hand now waiting
     advance(number + 1);
     focusForm();
     send();
