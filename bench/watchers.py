@@ -18,9 +18,10 @@ opens 5 tables of 3 players, and runs three legs of `--seconds` each:
    gets the whole page).
 
 For each leg: requests answered per second, their answers (304, 200, 4xx, 5xx, no
-answer), p50/p95/max, and the server's CPU time per second of wall time (all of its
-processes' user + system time, read from /proc). After the tablet legs every acknowledged
-hand must be stored, numbered without a gap, with balances equal to a fresh fold.
+answer), p50/p95/max, and the server's CPU time per second of wall time, as a share of
+one core (all of its processes' user + system time, read from /proc). After the tablet
+legs every acknowledged hand must be stored, numbered without a gap, with balances equal
+to a fresh fold.
 Timings are never asserted; the exit status is non-zero only when a check fails.
 """
 
@@ -208,7 +209,7 @@ def run_database(label: str, url: str, args, log: Path) -> bool:
             keys = tables()
             stop = threading.Event()
             watcher = threading.Thread(
-                target=watch, args=(port, keys, args.watchers, stop, watched)
+                target=watch, args=(port, keys, args.watchers, stop, watched, False)
             )
             watcher.start()
             leg = tablets_leg(

@@ -1,4 +1,4 @@
-/* Haferl: pages that follow the table live (see scorer/web/live.py).
+/* Haferl: pages that follow the table live (see scorer/live.py).
  *
  * A live page has a #live-watch element naming its address and ETag. Every POLL_MS while
  * the page is in sight, the page is asked for again with If-None-Match: while nothing

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import time
 
-from scorer.web.live import RecentPages
+from scorer.live import RecentPages
 from tests.test_table_page import FRAGE, form_fields, session_json
 from tests.test_web import new_table, table_url
 
@@ -254,3 +254,30 @@ def test_recent_pages_render_at_most_once_per_max_age():
     assert pages.page("standings", "v2", render("two")) == ("v2", "two")
     assert pages.page("standings", "v2", render("three")) == ("v2", "two")  # this version
     assert renders == ["one", "two"]
+
+
+def test_an_earlier_page_of_the_hand_list_watches_itself(client, monkeypatch):
+    from scorer.table import routes
+
+    monkeypatch.setattr(routes, "HANDS_PER_PAGE", 2)
+    url = table_url(new_table(client))
+    for declarer in ("Anton", "Berta", "Charlotte"):
+        api_hand(client, url, declarer)
+    first = client.get(url + "/spiele?seite=1").get_data(as_text=True)
+    assert f'data-live="{url.split("localhost")[-1]}/spiele?seite=1"' in first
+    latest = client.get(url + "/spiele").get_data(as_text=True)
+    assert f'data-live="{url.split("localhost")[-1]}/spiele"' in latest
+
+
+def test_the_public_standings_json_answers_304_until_something_changes(app, client):
+    from tests.test_tournaments import created, draw, organiser
+
+    auth = organiser(app)
+    tournament = created(client, auth, [f"Spieler {i}" for i in range(1, 7)], rounds=2)
+    address = f"/api/v1/standings/{tournament['key']}"
+    first = client.get(address)
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and isinstance(first.get_json(), list)
+    assert client.get(address, headers={"If-None-Match": etag}).status_code == 304
+    draw(client, auth, tournament["id"])
+    assert client.get(address, headers={"If-None-Match": etag}).status_code == 200

@@ -18,6 +18,7 @@ from scorer.domain import RuleError
 from scorer.domain.message import msg
 from scorer.extensions import db, limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
+from scorer.live import conditional, live_etag
 from scorer.models import Organiser, Tournament, TournamentRound
 
 
@@ -207,4 +208,6 @@ def public_standings(tournament_key: str):
         tournament = ops.get_public(tournament_key)
     except operations.NotFound:
         raise ApiError(404, "not_found", msg("no such tournament")) from None
-    return jsonify(standings_to_json(tournament))
+    # A projector that asks with If-None-Match gets 304 while nothing changed.
+    etag = live_etag("standings-json", *ops.live_version(tournament))
+    return conditional(etag, lambda: jsonify(standings_to_json(tournament)))

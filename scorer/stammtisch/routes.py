@@ -17,9 +17,9 @@ from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, db
 from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import euros, say, say_error
+from scorer.live import conditional, live_etag
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
-from scorer.web.live import conditional, live_etag
 from scorer.web.qr import qr_response
 
 

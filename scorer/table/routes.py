@@ -27,6 +27,7 @@ from scorer.domain.ledger import LedgerState
 from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.extensions import NEW_TABLES, db
 from scorer.i18n.catalogue import euros, say, say_error
+from scorer.live import conditional, live_etag
 from scorer.table import bp
 from scorer.table.forms import (
     MAX_PLAYERS,
@@ -45,7 +46,6 @@ from scorer.table.forms import (
 )
 from scorer.table.view import game_and_system, remembered, seats, upcoming_seats
 from scorer.validation import idempotency_key, whole_number
-from scorer.web.live import conditional, live_etag
 from scorer.web.qr import qr_response
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")

@@ -13,6 +13,7 @@ from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.exports import tournament_pdf
 from scorer.extensions import db
 from scorer.i18n.catalogue import say, say_all, say_error
+from scorer.live import RecentPages, live_etag, recent_page
 from scorer.table.forms import ChooseGameForm, attach_errors, options, params_from_form
 from scorer.tournaments import bp
 from scorer.tournaments.forms import (
@@ -22,7 +23,6 @@ from scorer.tournaments.forms import (
     SwapForm,
     tournament_form,
 )
-from scorer.web.live import RecentPages, live_etag, recent_page
 
 
 def own(tournament_id: int):

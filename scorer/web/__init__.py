@@ -11,9 +11,9 @@ from scorer.busy import Busy, PrinterBusy
 from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import euros, pot_short, say, say_line
 from scorer.i18n.http_errors import error_text, error_title
+from scorer.live import is_live_poll
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.view import table_name
-from scorer.web.live import is_live_poll
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
