@@ -403,3 +403,36 @@ def test_the_keyboard_walks_the_form_and_comes_back_to_it(table):
     page.wait_for_timeout(2000)  # the live refresh swaps the form in: the focus stays
     assert page.evaluate("document.activeElement.name") == "declarer"
     assert table.hands() == [(1, "Anton", 77)]
+
+
+def test_a_queued_hand_the_rules_refuse_stops_the_queue_until_the_player_chooses(table):
+    """Four at the table: moved along behind another device's hand, Anton's hand falls on
+    the deal he sits out. The queue stops with the reason; nothing is dropped untapped."""
+    table.create()  # Anton, Berta, Charlotte, Dieter; Dieter deals the first hand
+    page = table.device("tablet")
+    open_table(page, table)
+    page.context.set_offline(True)
+    enter(page, "Anton", "Frage", 70)
+    save(page)
+    enter(page, "Berta", "Frage", 80)
+    save(page)
+    page.wait_for_selector("#waiting >> text=Offline – 2 Spiele warten")
+    other = table.helper.request.post(
+        f"{table.api}/sessions/{table.key}/hands",
+        data={"declarer": "Charlotte", "contract": "frage", "points": 90, "number": 1},
+    )
+    assert other.status == 201
+    page.context.set_offline(False)
+    page.locator("#conflict").wait_for()
+    Taps(page).tap(page.get_by_role("button", name="Meins als Spiel 2 eintragen"))
+    panel = page.locator("#conflict >> text=Spiel 2 wurde nicht eingetragen")
+    panel.wait_for()  # Anton deals hand 2 and sits out
+    page.screenshot(path=str(ARTIFACTS / "live-refused-tablet.png"))
+    assert table.hands() == [(1, "Charlotte", 90)]
+    Taps(page).tap(page.get_by_role("button", name="Im Formular korrigieren"))
+    page.locator("#conflict >> text=Spiel 3 wurde nicht eingetragen").wait_for()  # Berta's
+    assert page.input_value("#points") == "70"  # Anton's hand, back in the form
+    Taps(page).tap(page.get_by_role("button", name="Meins verwerfen"))
+    page.wait_for_selector("#conflict", state="detached")
+    assert table.hands() == [(1, "Charlotte", 90)]
+    assert page.evaluate(f"localStorage.getItem('haferl.queue.{table.key}')") is None
