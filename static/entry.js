@@ -212,10 +212,10 @@
       if (answer.status === 400) {  // the page's form is out of date (its CSRF token)
         failing = true;
         showWaiting();
-        var hint = document.createElement("p");
-        hint.className = "field-error";
-        hint.textContent = said("reload", {});
-        waiting.appendChild(hint);
+        var stale = document.createElement("p");
+        stale.className = "field-error";
+        stale.textContent = said("reload", {});
+        waiting.appendChild(stale);
         clearTimeout(retryTimer);
         retryTimer = setTimeout(send, RETRY_MS * 5);
         return;
