@@ -261,8 +261,8 @@ def test_a_hand_kept_while_offline_is_sent_when_the_table_is_opened_again(table)
     page.wait_for_selector("#waiting >> text=Offline – 1 Spiel wartet")
     context = page.context
     page.close()
+    assert table.hands() == []  # nothing reached the server while offline
     context.set_offline(False)
-    assert table.hands() == []
     again = context.new_page()
     again.on("pageerror", lambda e: table.problems.append(str(e)))
     open_table(again, table)
@@ -270,7 +270,8 @@ def test_a_hand_kept_while_offline_is_sent_when_the_table_is_opened_again(table)
     assert table.hands() == [(1, "Charlotte", 75)]
     again.reload()
     again.wait_for_timeout(1000)
-    assert table.hands() == [(1, "Charlotte", 75)]
+    assert table.hands() == [(1, "Charlotte", 75)]  # once, whoever sent it
+    assert again.evaluate(f"localStorage.getItem('haferl.queue.{table.key}')") is None
 
 
 def test_a_hand_queued_offline_whose_number_was_taken_comes_back_as_a_conflict(table):
