@@ -22,7 +22,7 @@ from sqlalchemy.sql.dml import UpdateBase
 from scorer.locks import sqlite
 from scorer.models import HandRecord, HistoryEvent, TableSession
 
-TABLE_COLUMNS = ("state", "hand_count", "version", "updated_at")
+TABLE_COLUMNS = ("state", "hand_count", "declarer_tally", "version", "updated_at")
 """What recording a hand changes in the table's row."""
 EVENT_COLUMNS = ("session_id", "hand_number", "action", "data", "at")
 

@@ -42,6 +42,12 @@ class TableSession(db.Model):
     `Lineup.to_json` ({"at", "players", "dealer"}); None while the players never changed."""
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     hand_count: Mapped[int] = mapped_column(default=0)
+    declarer_tally: Mapped[dict[str, dict[str, int]]] = mapped_column(
+        JSON, default=dict, server_default="{}"
+    )
+    """How the live hands ended, counted per declarer: {result: {declarer: hands}}, the
+    results being 'won', 'lost' and 'draw'. Kept with `state` by every write to the table,
+    so a tournament's tie-breaks are read from its tables, never from all of its hands."""
     scoring: Mapped[str] = mapped_column(String(8), default="money", server_default="money")
     """'money' for an evening's stakes and pot; 'points' at a tournament table (RULES §5)."""
     version: Mapped[int] = mapped_column(default=1, server_default="1")

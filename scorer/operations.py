@@ -263,7 +263,12 @@ def record_hand(
         "updated_at": now,
         **_cached(entry, state),
     }
-    table = {"state": state.to_json(), "hand_count": number, **_bumped(session)}
+    table = {
+        "state": state.to_json(),
+        "hand_count": number,
+        "declarer_tally": _counted(session.declarer_tally, entry.score.result, hand.declarer),
+        **_bumped(session),
+    }
     line = _history_line(
         session, "record", number, {"hand": stored["facts"], "dealer": entry.dealer}
     )
@@ -674,9 +679,39 @@ def refold(session: TableSession, from_number: int = 1) -> LedgerState:
         if isinstance(record, HandRecord) and record.number >= from_number:
             db.session.expire(record)  # read again from what was just written
     session.state = ledger.ready(state, session.hand_count + 1).to_json()
+    session.declarer_tally = _tally(session)
     _changed(session)
     db.session.flush()
     return state
+
+
+def _counted(
+    tally: Mapping[str, Mapping[str, int]], result: str, declarer: str
+) -> dict[str, dict[str, int]]:
+    """`tally` (see `TableSession.declarer_tally`) with one more hand that ended `result`."""
+    counted = {outcome: dict(by_declarer) for outcome, by_declarer in tally.items()}
+    by_declarer = counted.setdefault(result, {})
+    by_declarer[declarer] = by_declarer.get(declarer, 0) + 1
+    return counted
+
+
+def _tally(session: TableSession) -> dict[str, dict[str, int]]:
+    """`TableSession.declarer_tally` counted afresh from the live hands, in the database
+    (after a refold has written their results)."""
+    declarer = HandRecord.facts["declarer"].as_string()
+    rows = db.session.execute(
+        select(HandRecord.result, declarer, func.count())
+        .where(
+            HandRecord.session_id == session.id,
+            HandRecord.voided.is_(False),
+            HandRecord.result.is_not(None),
+        )
+        .group_by(HandRecord.result, declarer)
+    )
+    tally: dict[str, dict[str, int]] = {}
+    for result, name, hands in rows:
+        tally.setdefault(result, {})[name] = hands
+    return tally
 
 
 def state_before(session: TableSession, number: int) -> LedgerState:

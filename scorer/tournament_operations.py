@@ -24,9 +24,11 @@ from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import clean_name
 from scorer.domain.tournament import (
     Standing,
+    TableScore,
     TournamentHand,
     draw,
     hands_per_table,
+    ranked,
     sitting_out,
     standings,
     swap,
@@ -383,6 +385,29 @@ def live_version(tournament: Tournament) -> tuple[int, ...]:
     return (*players, *rounds, *tables)
 
 
+def table_scores(tournament: Tournament) -> list[TableScore]:
+    """What each table of the tournament has scored, as the tables keep it (their ledgers'
+    balances and tallies of results per declarer): one row per table, whatever the hands."""
+    rows = db.session.execute(
+        select(TournamentRound.number, TableSession.state, TableSession.declarer_tally)
+        .join(TournamentTable, TournamentTable.round_id == TournamentRound.id)
+        .join(TableSession, TableSession.id == TournamentTable.session_id)
+        .where(TournamentRound.tournament_id == tournament.id)
+        .order_by(TournamentRound.number, TournamentTable.number)
+    )
+    return [
+        TableScore(number, state["balances"], tally.get("won", {}), state.get("hands", 0))
+        for number, state, tally in rows
+    ]
+
+
 def tournament_standings(tournament: Tournament) -> list[Standing]:
+    names = [p.name for p in tournament.players]
+    return ranked(names, table_scores(tournament), tournament.rounds)
+
+
+def fresh_standings(tournament: Tournament) -> list[Standing]:
+    """The standings folded afresh from every live hand: what `tournament_standings` must
+    always equal (for checks and tests; pages read the tables' kept scores)."""
     names = [p.name for p in tournament.players]
     return standings(names, tournament_hands(tournament), tournament.rounds)

@@ -1,5 +1,6 @@
 """The migrations build the schema of the models: `flask db upgrade` on an empty database
-creates every table, and Alembic's autogenerate comparison finds nothing to add.
+creates every table, and Alembic's autogenerate comparison finds nothing to add; a
+migration that counts from stored data counts what a fresh fold gives.
 
 Always on a fresh SQLite file of its own (the `app` fixture runs `db.create_all()`); when
 SCORER_TEST_DATABASE_URL names a PostgreSQL test database, also on that database, emptied
@@ -8,6 +9,7 @@ first and emptied again afterwards."""
 from __future__ import annotations
 
 import os
+import random
 
 import flask_migrate
 import pytest
@@ -16,7 +18,10 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
 from scorer import create_app
+from scorer import tournament_operations as ops
 from scorer.extensions import db
+from scorer.models import TableSession, Tournament
+from tests.test_tournaments import created, draw, organiser, play_round
 
 POSTGRES_URL = os.environ.get("SCORER_TEST_DATABASE_URL")
 
@@ -129,3 +134,29 @@ def test_the_migrated_database_serves_the_api(migrated):
     hand = {"declarer": "Anton", "contract": "frage", "points": 70}
     assert client.post(f"/api/v1/sessions/{key}/hands", json=hand).status_code == 201
     assert client.get(f"/api/v1/sessions/{key}").get_json()["balances"]["Anton"] == -80
+
+
+def test_the_declarer_tally_is_counted_from_the_stored_hands(migrated):
+    """a1b2c3d4e5f6 counts each table's tally from the hands already stored: a tournament
+    played at head, its column dropped (downgrade) and counted again (upgrade), gives the
+    same tallies and standings, equal to a fresh fold."""
+    client = migrated.test_client()
+    auth = organiser(migrated)
+    tournament = created(client, auth, ["A", "B", "C", "D", "E", "F", "G"], rounds=1, deals=1)
+    play_round(client, draw(client, auth, tournament["id"]), random.Random(5))
+    key = tournament["id"]
+    with migrated.app_context():
+        before = {s.id: s.declarer_tally for s in db.session.scalars(db.select(TableSession))}
+        standings = ops.tournament_standings(db.session.get(Tournament, key))
+        db.session.remove()
+    assert any(tally.get("won") for tally in before.values())
+    runner = migrated.test_cli_runner()
+    for args in (["db", "downgrade", "9e4f5a6b7c8d"], ["db", "upgrade"]):
+        result = runner.invoke(args=args)
+        assert result.exit_code == 0, result.output + repr(result.exception)
+    with migrated.app_context():
+        after = {s.id: s.declarer_tally for s in db.session.scalars(db.select(TableSession))}
+        stored = db.session.get(Tournament, key)
+        assert after == before
+        assert ops.tournament_standings(stored) == standings == ops.fresh_standings(stored)
+        db.session.remove()

@@ -29,7 +29,10 @@ The points of a hand
     otherwise one cent is one point.
 
 The standings
-    `standings` adds up each player's points per round. **[decision]** Ties are broken by more
+    `ranked` adds up each player's points per round from the tables' scores (`TableScore`:
+    what a table keeps as its hands are played), so their cost does not grow with the hands;
+    `standings` does the same from the hands themselves (`table_scores`), the fresh fold the
+    kept scores must always equal. **[decision]** Ties are broken by more
     games won as declarer, then by the better score in the last round that has been played
     (the latest round in which any hand was recorded; a player who sat it out scored 0 in it);
     players still equal share the place (1, 2, 2, 4) and are listed by name.
@@ -297,10 +300,47 @@ class Standing:
     last_round: int
 
 
+@dataclass(frozen=True)
+class TableScore:
+    """What one table of a round adds to the standings: each player's points there, the
+    hands each declarer won there, and how many hands counted (0: the table has not begun).
+
+    A table keeps these as it goes (its ledger's balances, its tally of results per
+    declarer), so the standings add up tables, never every hand of the tournament."""
+
+    round: int
+    points: Mapping[str, int]
+    wins: Mapping[str, int]
+    hands: int
+
+
+def table_scores(hands: Iterable[TournamentHand]) -> list[TableScore]:
+    """`hands` added up per table, in the order the tables first appear."""
+    tables: dict[tuple[int, int], tuple[dict[str, int], dict[str, int], list[int]]] = {}
+    for hand in hands:
+        points, wins, count = tables.setdefault((hand.round, hand.table), ({}, {}, [0]))
+        count[0] += 1
+        for name, value in hand.net.items():
+            if name != POT:
+                points[name] = points.get(name, 0) + value
+        if hand.result == "won":
+            wins[hand.declarer] = wins.get(hand.declarer, 0) + 1
+    return [
+        TableScore(round_, points, wins, count[0])
+        for (round_, _), (points, wins, count) in tables.items()
+    ]
+
+
 def standings(
     players: Sequence[str], hands: Iterable[TournamentHand], rounds: int
 ) -> list[Standing]:
-    """Rank `players` on the `hands` of a tournament of `rounds` rounds (numbered from 1).
+    """Rank `players` on the `hands` of a tournament of `rounds` rounds (numbered from 1):
+    `ranked` on the hands added up per table."""
+    return ranked(players, table_scores(hands), rounds)
+
+
+def ranked(players: Sequence[str], tables: Iterable[TableScore], rounds: int) -> list[Standing]:
+    """Rank `players` on the `tables` of a tournament of `rounds` rounds (numbered from 1).
 
     Highest total first; ties go to more games won as declarer, then to the better score in
     the last round played; players still equal share the place (1, 2, 2, 4) and are listed by
@@ -311,20 +351,22 @@ def standings(
     per_round = {name: [0] * rounds for name in players}
     wins = dict.fromkeys(players, 0)
     last_played = 0
-    for hand in hands:
-        if not 1 <= hand.round <= rounds:
-            raise ValueError(f"hand in round {hand.round}, but the rounds are 1..{rounds}")
-        last_played = max(last_played, hand.round)
-        for name, points in hand.net.items():
+    for table in tables:
+        if not table.hands:
+            continue
+        if not 1 <= table.round <= rounds:
+            raise ValueError(f"hand in round {table.round}, but the rounds are 1..{rounds}")
+        last_played = max(last_played, table.round)
+        for name, points in table.points.items():
             if name == POT:
                 continue
             if name not in per_round:
                 raise ValueError(f"{name!r} is not a player of this tournament")
-            per_round[name][hand.round - 1] += points
-        if hand.result == "won":
-            if hand.declarer not in wins:
-                raise ValueError(f"{hand.declarer!r} is not a player of this tournament")
-            wins[hand.declarer] += 1
+            per_round[name][table.round - 1] += points
+        for name, won in table.wins.items():
+            if name not in wins:
+                raise ValueError(f"{name!r} is not a player of this tournament")
+            wins[name] += won
 
     def last(name: str) -> int:
         return per_round[name][last_played - 1] if last_played else 0
