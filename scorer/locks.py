@@ -11,7 +11,9 @@ READ COMMITTED then lets every later statement see what the previous holder comm
 
 Locks are always taken in one order, so two writers never wait for each other in a
 circle: tournament → round → the round's table sessions (by id), and Stammtisch → evening.
-A write at a tournament table therefore locks its round before its table.
+A write that may finish a tournament table therefore locks its round before its table;
+the other writes at that table lock the table alone and never take the round's lock
+(`operations.session_for_write`).
 """
 
 from __future__ import annotations

@@ -134,10 +134,15 @@ _LOCK_BY_KEY = (
 (built once: every write to a table starts here)."""
 
 
-def session_for_write(key: str) -> TableSession:
-    """The session named by `key`, locked for this transaction (see `scorer.locks`). A
-    tournament table's round is locked first: the round closes when its last table is
-    done, and the order round → table is the one every writer keeps.
+def session_for_write(key: str, writes: int = 1) -> TableSession:
+    """The session named by `key`, locked for this transaction (see `scorer.locks`), for
+    `writes` writes in this transaction.
+
+    A tournament's round closes when its last table is done, and whoever may close it holds
+    the round's lock, taken before the table's (the order every writer keeps). Only a write
+    that may finish its table needs it: when the table is `writes` hands or fewer from done
+    (or done). The other writes at the round's tables lock their own table only, so fifty
+    tables do not queue on one round (`writes_before_done` says how many may go together).
 
     On PostgreSQL one statement locks the table and says whether it belongs to a round;
     only then (rarely) is the lock given back and taken again in the round's order."""
@@ -149,7 +154,7 @@ def session_for_write(key: str) -> TableSession:
     else:
         row = db.session.execute(_LOCK_BY_KEY, {"key": key}).first()
         found, round_id = row if row is not None else (None, None)
-        if round_id is not None:
+        if round_id is not None and writes_before_done(found) < writes:
             begin_write()
             lock_more(TournamentRound, TournamentRound.id == round_id)
             found = lock_more(TableSession, TableSession.key == key)
@@ -163,6 +168,15 @@ def session_for_write(key: str) -> TableSession:
         if found is None:
             raise NotFound(msg("no table with this key"))
     return found
+
+
+def writes_before_done(session: TableSession) -> int:
+    """How many writes may go in one transaction that cannot finish the table: one fewer
+    than the hands it still lacks (each write adds a hand at most); any number at a table
+    without planned hands, none at a table that is done."""
+    if session.hands_planned is None:
+        return MAX_HANDS
+    return max(session.hands_planned - session.live_hands - 1, 0)
 
 
 def create_session(

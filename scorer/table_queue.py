@@ -96,8 +96,12 @@ def _lead(key: str, first: _Turn) -> None:
     try:
         table = operations.session_for_write(key)
         with _guard:
-            turns += _queued[key]
-            _queued[key] = []
+            # No more than can leave the table short of done (at a round's table this
+            # lock does not hold the round's, which finishing the table needs).
+            room = max(operations.writes_before_done(table) - 1, 0)
+            waiting = _queued[key]
+            turns += waiting[:room]
+            _queued[key] = waiting[room:]
         _write_all(key, table, turns)
     except BaseException as exc:
         # Nothing of the batch is stored. A refusal was judged on the writes before it,
@@ -134,7 +138,7 @@ def _write_all(key: str, table: TableSession, turns: list[_Turn]) -> None:
                 turn.committed = True
             return
         if todo:
-            table = operations.session_for_write(key)
+            table = operations.session_for_write(key, writes=len(todo))
 
 
 def _not_done(cause: BaseException) -> Busy:

@@ -385,6 +385,65 @@ def test_a_round_closes_exactly_once_when_its_last_tables_finish_together(server
             db.session.remove()
 
 
+@pytest.mark.skipif(
+    not os.environ.get("SCORER_TEST_DATABASE_URL"),
+    reason="PostgreSQL's row locks (SQLite has one writer at a time anyway)",
+)
+def test_a_hand_waits_for_its_rounds_lock_only_when_it_may_finish_its_table(servers, checker):
+    """While someone holds the round's row lock, hands at its tables that cannot finish
+    them are stored; the hand that finishes a table waits for the round (its close is
+    decided under that lock), and is stored once the lock is given back."""
+    one, _ = servers
+    clear_organisers(checker)
+    assert sign_up(one, "orga@example.org") == 302
+    auth = organiser_headers("orga@example.org", "geheim123")
+    body = {
+        "name": "Sperre",
+        "game": "haferltarock",
+        "system": "parlett-units",
+        "rounds": 1,
+        "deals_per_player": 2,
+        "players": [f"P{i}" for i in range(6)],
+    }
+    status, tournament = call(one, "POST", "/api/v1/tournaments", body, auth)
+    assert status == 201, tournament
+    status, round_ = call(one, "POST", f"/api/v1/tournaments/{tournament['id']}/rounds", {}, auth)
+    assert status == 201, round_
+    table = round_["tables"][0]
+    path = f"/api/v1/sessions/{table['key']}/hands"
+
+    def hand(n: int) -> tuple[int, Any]:
+        facts = {"declarer": table["players"][n % 3], "contract": "frage", "points": 65}
+        return call(one, "POST", path, facts, timeout=30)
+
+    with checker.app_context():
+        holder = db.engine.connect()
+        holder.execute(
+            select(TournamentRound.id)
+            .where(TournamentRound.tournament_id == tournament["id"])
+            .with_for_update()
+        )
+        try:
+            for n in range(table["hands_planned"] - 1):
+                assert hand(n)[0] == 201, n  # would time out if it waited for the round
+            with ThreadPoolExecutor(1) as pool:
+                last = pool.submit(hand, table["hands_planned"] - 1)
+                waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                for _ in range(300):
+                    with db.engine.connect() as probe:
+                        if probe.exec_driver_sql(waiting).scalar():
+                            break
+                    threading.Event().wait(0.1)
+                else:
+                    pytest.fail("the table's last hand did not wait for the round's lock")
+                assert not last.done()
+                holder.rollback()
+                assert last.result()[0] == 201
+        finally:
+            holder.close()
+        db.session.remove()
+
+
 def test_a_server_killed_mid_burst_loses_no_acknowledged_hand(database, checker, tmp_path):
     server = start_server(database, tmp_path / "victim.log")
     key = new_table(server.port)

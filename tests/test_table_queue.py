@@ -23,7 +23,7 @@ from scorer.domain.facts import parse_hand
 from scorer.domain.message import msg
 from scorer.extensions import db
 from scorer.models import HandRecord, HistoryEvent, TableSession
-from scorer.operations import NotFound, create_session, fold_session, record_hand
+from scorer.operations import Conflict, NotFound, create_session, fold_session, record_hand
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]
 
@@ -137,6 +137,28 @@ def test_queued_writes_are_done_in_one_transaction_and_refusals_change_nothing(a
             )
         )
         assert lines == 4
+
+
+def test_a_batch_never_finishes_a_table_with_planned_hands(app):
+    """A tournament table's writes lock its round only when they may finish the table
+    (`operations.session_for_write`), so a batch holds no more writes than leave it short
+    of done: of six hands queued at a table of five, four go together, the fifth alone
+    (under the round's lock, where there is one), the sixth is refused."""
+    with app.app_context():
+        session = create_session(
+            "", "tarok", "points-kasse", None, PLAYERS, None, scoring="points", hands_planned=5
+        )
+        db.session.commit()
+        key = session.key
+        commits: list[int] = []
+        event.listen(db.engine, "commit", lambda connection: commits.append(1))
+    with table_locked_elsewhere(app, key):
+        threads, outcomes = queue_in_order(app, key, [records(61 + n) for n in range(6)])
+    for thread in threads:
+        thread.join(30)
+    assert outcomes[:5] == [1, 2, 3, 4, 5]
+    assert isinstance(outcomes[5], Conflict)
+    assert commits == [1, 1]
 
 
 def test_writes_for_a_table_that_does_not_exist_are_each_told_so(app):
