@@ -19,7 +19,7 @@ from werkzeug.routing import BaseConverter
 
 from scorer import i18n, security
 from scorer.connections import ping_after_idle
-from scorer.extensions import csrf, db, limiter, login_manager, migrate
+from scorer.extensions import compress, csrf, db, limiter, login_manager, migrate
 from scorer.locks import release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +43,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
         RATELIMIT_STORAGE_URI="memory://",
+        COMPRESS_MIMETYPES=[
+            "text/html",
+            "text/css",
+            "application/json",
+            "application/javascript",
+            "text/javascript",
+            "image/svg+xml",
+        ],
         **security.DEFAULTS,
     )
     app.config.from_pyfile("config.py", silent=True)
@@ -78,6 +86,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     login_manager.init_app(app)
     limiter.init_app(app)
+    compress.init_app(app)
     security.init_app(app)
     i18n.init_app(app)
 

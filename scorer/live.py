@@ -9,6 +9,8 @@ open stream: eight watching tablets must not take the threads the writers need).
 page changed, the whole page comes back and the script swaps in its live regions.
 
 The ETag also names the reader's language and account, which change what a page says.
+It is weak (`W/"…"`): it names a version of what the page says, the same whether it went
+out compressed or not (`scorer.extensions.compress` leaves a weak ETag as it is).
 """
 
 from __future__ import annotations
@@ -40,14 +42,19 @@ def is_live_poll() -> bool:
     return has_request_context() and request.headers.get(POLL_HEADER) == "1"
 
 
+def has_version(etag: str) -> bool:
+    """Whether the reader says it has the version `etag` (weak comparison)."""
+    return request.if_none_match.contains_weak(etag)
+
+
 def conditional(etag: str, render: Callable[[], object]) -> Response:
     """`304` when the reader has this version of the page, else `render()`'s page; either
-    way with the ETag."""
-    if request.if_none_match.contains(etag):
+    way with the (weak) ETag."""
+    if has_version(etag):
         response = current_app.response_class(status=304)
     else:
         response = current_app.make_response(render())
-    response.set_etag(etag)
+    response.set_etag(etag, weak=True)
     response.vary.add("Cookie")
     return response
 
@@ -84,15 +91,15 @@ class RecentPages:
 def recent_page(pages: RecentPages, name: str, etag: str, render: Callable[[], str]) -> Response:
     """`conditional` for a page kept in `pages`: `304` when the reader has the version that
     would be given."""
-    if request.if_none_match.contains(etag):
+    if has_version(etag):
         response = current_app.response_class(status=304)
-        response.set_etag(etag)
+        response.set_etag(etag, weak=True)
     else:
         given, html = pages.page(name, etag, render)
-        if request.if_none_match.contains(given):
+        if has_version(given):
             response = current_app.response_class(status=304)
         else:
             response = current_app.make_response(html)
-        response.set_etag(given)
+        response.set_etag(given, weak=True)
     response.vary.add("Cookie")
     return response

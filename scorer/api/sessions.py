@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify, request
+from flask import Blueprint, g, jsonify, request
 
 from scorer import groups, operations, table_queue
 from scorer.api import bp
@@ -18,6 +18,7 @@ from scorer.domain.model import POT
 from scorer.extensions import NEW_TABLES, db
 from scorer.i18n import language
 from scorer.i18n.catalogue import Speaker, say_error
+from scorer.live import conditional
 from scorer.models import HandRecord, TableSession
 from scorer.operations import HAND_COLUMNS
 from scorer.validation import idempotency_key, whole_number
@@ -163,12 +164,7 @@ def read_session():
     texts are in: a tablet that polls with `If-None-Match` gets `304` until something
     changes (or it asks in another language)."""
     etag = f"{g.session.key}-{g.session.version}-{language()}"
-    if request.if_none_match.contains(etag):
-        response = current_app.response_class(status=304)
-    else:
-        response = jsonify(session_to_json(g.session))
-    response.set_etag(etag)
-    return response
+    return conditional(etag, lambda: jsonify(session_to_json(g.session)))
 
 
 @bp.get("/sessions/<key>/hands/<n:number>")
