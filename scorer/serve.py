@@ -50,6 +50,9 @@ def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None
         str(workers),
         "--threads",
         str(THREADS),
+        # gthread with threads of its own for the tablets' writes (scorer.worker).
+        "--worker-class",
+        "scorer.worker.TabletsFirstWorker",
         "--timeout",
         str(TIMEOUT),
         # No --max-requests: with SQLite's one process, each replacement stopped every

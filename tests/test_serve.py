@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import socket
+import time
+
 import pytest
 
-from scorer import create_app, serve
+from scorer import create_app, serve, worker
 from scorer.auth import routes as auth_routes
 from scorer.extensions import db
 from tests.conftest import dispose, make_app
+from tests.servers import LOOPBACK, call, migrate_fresh, start_server
 
 
 def test_the_banner_names_the_lan_address_with_a_qr_code_and_the_setup_code(monkeypatch):
@@ -38,6 +42,7 @@ def test_gunicorn_listens_where_asked_with_threads(sqlite, workers):
     if workers:
         assert argv[argv.index("--workers") + 1] == workers
     assert int(argv[argv.index("--workers") + 1]) >= 1
+    assert argv[argv.index("--worker-class") + 1] == "scorer.worker.TabletsFirstWorker"
     assert argv[-1] == "wsgi:app"
     assert serve.gunicorn_argv("h", "1", sqlite, workers=3)[argv.index("--workers") + 1] == "3"
 
@@ -47,7 +52,7 @@ def test_every_server_thread_keeps_a_postgresql_connection_open():
     url = "postgresql://nobody@127.0.0.1:1/none"  # never connected to
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test"})
     with app.app_context():
-        assert db.engine.pool.size() >= serve.THREADS
+        assert db.engine.pool.size() >= serve.THREADS + worker.WRITE_THREADS
 
 
 def test_the_setup_code_is_made_once_logged_and_gone_after_the_first_sign_up(
@@ -78,3 +83,44 @@ def test_the_setup_code_is_made_once_logged_and_gone_after_the_first_sign_up(
         assert not path.exists()
     finally:
         dispose(app)
+
+
+def test_the_request_line_sorts_writes_from_reads():
+    for head in (b"POST /api", b"PUT /api/v1", b"DELETE /", b"PATCH /x"):
+        assert worker.is_write(head)
+    for head in (b"GET /t/x", b"HEAD /", b"OPTIONS *", b"", b"POS", b"post /"):
+        assert not worker.is_write(head)
+
+
+def test_a_flood_of_reads_does_not_hold_up_a_hand(tmp_path):
+    """Every read thread of the (only) server process is taken by a client that sent the
+    start of a request and then nothing more; a hand sent meanwhile is recorded on a thread
+    of the writes' own, and a new reader waits."""
+    url = f"sqlite:///{tmp_path / 'flood.sqlite3'}"
+    migrate_fresh(url)
+    server = start_server(url, tmp_path / "server.log")
+    stalled = []
+    try:
+        status, table = call(
+            server.port,
+            "POST",
+            "/api/v1/sessions",
+            {"game": "tarok", "system": "points-kasse", "players": ["A", "B", "C"]},
+        )
+        assert status == 201, table
+        for _ in range(serve.THREADS):
+            reader = socket.create_connection((LOOPBACK, server.port))
+            reader.sendall(b"GET /api/v1/games HTTP/1.1\r\nHost: x\r\n")  # and no more
+            stalled.append(reader)
+        time.sleep(0.5)  # each on a read thread, waiting for the rest of its request
+        hand = {"declarer": "A", "contract": "frage", "trump": "gras", "points": 70}
+        status, body = call(
+            server.port, "POST", f"/api/v1/sessions/{table['key']}/hands", hand, timeout=10
+        )
+        assert status == 201, body
+        with pytest.raises(TimeoutError):
+            call(server.port, "GET", "/api/v1/games", timeout=1)
+    finally:
+        for reader in stalled:
+            reader.close()
+        server.stop()
