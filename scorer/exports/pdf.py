@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import base64
 import math
-import os
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -56,6 +54,7 @@ from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
 from scorer.domain.registry import Game
 from scorer.exports.chart import balance_chart_svg, balance_series
+from scorer.exports.printing import printed
 from scorer.exports.weasy import write_pdf
 from scorer.i18n import LOCALES, chosen_language
 from scorer.i18n.catalogue import euros, pot_short, say
@@ -146,35 +145,24 @@ def in_language(lang: str | None = None) -> Iterator[str]:
 
 
 def score_sheet(session: TableSession) -> bytes:
-    """The score sheet of `session` in the reader's language, rendered once per version of
-    the table and language: a second request for an unchanged table reads the file
-    (`<PDF_CACHE>/<key>-<version>-<language>.pdf`, by default in `instance/pdf-cache`).
-    Sheets of older versions of the table are removed when a new one is written."""
+    """The score sheet of `session` in the reader's language, printed once per version of
+    the table and language (`scorer.exports.printing`: `<key>-<version>-<language>.pdf`)."""
     lang = file_language()
-    folder = Path(current_app.config["PDF_CACHE"])
-    path = folder / f"{session.key}-{session.version}-{lang}.pdf"
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        pass
-    pdf = render_pdf(session, lang)
-    folder.mkdir(exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
-    partial.write_bytes(pdf)
-    os.replace(partial, path)
-    current = f"{session.key}-{session.version}-"
-    for old in folder.glob(f"{session.key}-*.pdf"):
-        if not old.name.startswith(current):
-            old.unlink(missing_ok=True)
-    return pdf
+    return printed(
+        session.key, str(session.version), lang, lambda: sheet_html(session, lang), "print.css"
+    )
 
 
 def render_pdf(session: TableSession, lang: str | None = None) -> bytes:
-    """The score sheet of `session` as PDF bytes, in `lang` (default: `file_language()`).
-    The HTML is rendered here, in that language; the child only lays it out."""
+    """The score sheet of `session` as PDF bytes, in `lang` (default: `file_language()`),
+    rendered now (no cache). The HTML is rendered here; the child only lays it out."""
+    return html_to_pdf(sheet_html(session, lang), "print.css")
+
+
+def sheet_html(session: TableSession, lang: str | None = None) -> str:
+    """The score sheet's HTML, in `lang` (default: `file_language()`)."""
     with in_language(lang) as lang:
-        html = render_template("exports/sheet.html", **sheet_context(session, lang))
-    return html_to_pdf(html, "print.css")
+        return render_template("exports/sheet.html", **sheet_context(session, lang))
 
 
 def html_to_pdf(html: str, stylesheet: str) -> bytes:

@@ -1,6 +1,8 @@
 """Printed tournament papers: the table assignments of a round, blank score sheets for
 each table (for when a tablet dies) and the standings with a column per round, each in
-the reader's language (`scorer.exports.pdf.in_language`)."""
+the reader's language (`scorer.exports.pdf.in_language`), each printed once per version of
+what it shows (`scorer.exports.printing`): the standings per version of the standings
+(`tournament_operations.live_version`), a round's papers per seating."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ import re
 from flask import render_template
 
 from scorer.domain import GAMES, SYSTEMS
-from scorer.exports.pdf import html_to_pdf, in_language, long_date, page_footer_css, printed_now
+from scorer.exports.pdf import file_language, in_language, long_date, page_footer_css, printed_now
+from scorer.exports.printing import printed, version_of
 from scorer.models import Tournament, TournamentRound
-from scorer.tournament_operations import tournament_standings
+from scorer.tournament_operations import live_version, tournament_standings
 
 BLANK_LINES = 4
 """Spare lines on a blank sheet beyond the planned hands (for a replayed deal)."""
@@ -22,17 +25,29 @@ def natural(name: str) -> list[object]:
     return [int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", name)]
 
 
-def _render(template: str, lang: str | None, **context) -> bytes:
-    """A list rendered in `lang` (default: the reader's), then laid out as a PDF."""
-    with in_language(lang):
-        html = render_template(
-            template,
-            printed=printed_now(),
-            page_footer=page_footer_css(),
-            long_date=long_date,
-            **context,
-        )
-    return html_to_pdf(html, "print-lists.css")
+def _render(name: str, version: str, template: str, lang: str | None, **context) -> bytes:
+    """Paper `name` at `version`: a list rendered in `lang` (default: the reader's), laid
+    out as a PDF once per version and language."""
+    lang = lang or file_language()
+
+    def html() -> str:
+        with in_language(lang):
+            return render_template(
+                template,
+                printed=printed_now(),
+                page_footer=page_footer_css(),
+                long_date=long_date,
+                **context,
+            )
+
+    return printed(name, version, lang, html, "print-lists.css")
+
+
+def _round_version(round_: TournamentRound) -> str:
+    """What a round's papers show: the tournament, the round, and who sits where."""
+    tournament = round_.tournament
+    seats = [(t.number, t.session.players, t.session.hands_planned) for t in round_.tables]
+    return version_of(tournament.name, tournament.day, tournament.game, round_.number, seats)
 
 
 def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
@@ -42,6 +57,8 @@ def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
         key=lambda seat: (natural(seat[0]), seat[0]),
     )
     return _render(
+        f"turnier-{tournament.key}-runde-{round_.number}-tische",
+        _round_version(round_),
         "exports/tournament_assignments.html",
         lang,
         tournament=tournament,
@@ -69,6 +86,8 @@ def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
         for t in round_.tables
     ]
     return _render(
+        f"turnier-{tournament.key}-runde-{round_.number}-zettel",
+        _round_version(round_),
         "exports/tournament_blank_sheets.html",
         lang,
         tournament=tournament,
@@ -80,7 +99,10 @@ def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
 
 
 def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
+    version = version_of(tournament.name, tournament.day, *live_version(tournament))
     return _render(
+        f"turnier-{tournament.key}-tabelle",
+        version,
         "exports/tournament_standings.html",
         lang,
         tournament=tournament,

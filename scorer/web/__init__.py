@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.busy import Busy, PrinterBusy
 from scorer.domain.scoring import BIDS
+from scorer.exports.printing import COME_BACK, StillPrinting
 from scorer.i18n.catalogue import euros, pot_short, say, say_line
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
@@ -61,6 +62,15 @@ def init_app(app: Flask) -> None:
             return handle_http_error_as_json(exc)
         title, text = error_title(exc), error_text(exc)
         return render_template("error.html", error=exc, title=title, text=text), exc.code
+
+    @app.errorhandler(StillPrinting)
+    def still_printing(exc: StillPrinting):
+        """A paper is being printed for this request: a page (opened from a link, in a
+        browser, under /api/ too) that asks again by itself."""
+        response = app.make_response((render_template("exports/printing.html"), 202))
+        response.headers["Retry-After"] = str(COME_BACK)
+        response.headers["Refresh"] = str(COME_BACK)
+        return response
 
     @app.errorhandler(Busy)
     def busy(exc: Busy):

@@ -1,0 +1,100 @@
+"""Printed papers (score sheets, tournament lists), each rendered once per version and
+language, by a printer thread of the server process rather than by the request.
+
+`printed(name, version, lang, html, stylesheet)` gives the PDF of a paper:
+
+- from the cache folder (`PDF_CACHE`, `<name>-<version>-<lang>.pdf`) when this version was
+  printed before; writing a new version removes the older ones of the same paper;
+- else the request renders the paper's HTML (in its own language, `html()`) and hands it
+  to the printer: `weasy.AT_ONCE` threads, each laying out one PDF at a time in a child
+  process. Requests for a paper already being printed wait for that print (never a
+  second one); a request waits at most `WAIT` seconds, then hears `StillPrinting` (the
+  page says "being printed" and reloads itself) while the print goes on, so a burst of
+  prints holds no request thread for long. At most `QUEUED` papers wait for the printer;
+  beyond that the printer is busy (`PrinterBusy`, 503).
+
+A print that fails is forgotten: the next request tries again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+
+from flask import current_app
+
+from scorer.busy import PrinterBusy
+from scorer.exports import weasy
+
+WAIT = 3.0
+"""Seconds a request waits for its paper before it is told to come back."""
+QUEUED = 8
+"""Papers that may wait for the printer at once (per server process)."""
+COME_BACK = 3
+"""Seconds after which the "being printed" page asks again."""
+
+_printer = ThreadPoolExecutor(weasy.AT_ONCE, thread_name_prefix="printer")
+_guard = threading.Lock()
+_printing: dict[Path, Future[bytes]] = {}
+
+
+class StillPrinting(Exception):  # noqa: N818 (a state, not a failure)
+    """The paper is being printed: ask again in `COME_BACK` seconds."""
+
+
+def version_of(*parts: object) -> str:
+    """A short fingerprint of what a paper shows, for its file name."""
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesheet: str) -> bytes:
+    """The PDF of paper `name` at `version` in `lang` (see the module's docstring)."""
+    folder = Path(current_app.config["PDF_CACHE"])
+    path = folder / f"{name}-{version}-{lang}.pdf"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    with _guard:
+        job = _printing.get(path)
+    if job is None:
+        page = html()  # in the request: its language, its app
+        static = Path(current_app.static_folder or "static")
+        with _guard:
+            job = _printing.get(path)
+            if job is None:
+                if path.exists():  # printed and handed over meanwhile
+                    return path.read_bytes()
+                if len(_printing) >= QUEUED:
+                    raise PrinterBusy("too many papers are waiting for the printer")
+                job = _printer.submit(_print, page, static, stylesheet, path, name, version)
+                _printing[path] = job
+                job.add_done_callback(lambda done: _forget(path, done))
+    try:
+        return job.result(timeout=WAIT)
+    except FutureTimeout:
+        raise StillPrinting(name) from None
+
+
+def _print(html: str, static: Path, stylesheet: str, path: Path, name: str, version: str) -> bytes:
+    """In the printer thread: lay out the PDF, keep it, remove the paper's older versions."""
+    pdf = weasy.write_pdf(html, static, stylesheet)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+    partial.write_bytes(pdf)
+    os.replace(partial, path)
+    for old in path.parent.glob(f"{name}-*.pdf"):
+        if not old.name.startswith(f"{name}-{version}-"):
+            old.unlink(missing_ok=True)
+    return pdf
+
+
+def _forget(path: Path, job: Future[bytes]) -> None:
+    with _guard:
+        if _printing.get(path) is job:
+            del _printing[path]

@@ -1,0 +1,148 @@
+"""Printed papers are printed once per version and language, by the server's printer thread
+(`scorer.exports.printing`): a second request for an unchanged paper reads the file, a
+change (a hand, a swap of seats) prints a new version and removes the old one, requests for
+the same version at once share one print, and a request whose paper takes long is told to
+come back (202, Retry-After, a page that reloads itself) while the print goes on."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from scorer.exports import printing, weasy
+from tests.test_tournaments import (
+    active_players,
+    created,
+    draw,
+    log_in,
+    organiser,
+    post_hand,
+    session_of,
+)
+
+NAMES = [f"Spieler {i}" for i in range(1, 9)]
+
+
+@pytest.fixture
+def prints(monkeypatch) -> list[str]:
+    """The stylesheets of the PDFs laid out (each a real WeasyPrint print)."""
+    done: list[str] = []
+    real = weasy.write_pdf
+
+    def counted(html: str, static: Path, stylesheet: str) -> bytes:
+        done.append(stylesheet)
+        return real(html, static, stylesheet)
+
+    monkeypatch.setattr(weasy, "write_pdf", counted)
+    return done
+
+
+@pytest.fixture
+def tournament(app, client):
+    auth = organiser(app)
+    tid = created(client, auth, NAMES, rounds=2, deals=1)["id"]
+    round_one = draw(client, auth, tid)
+    assert log_in(client).status_code == 302
+    return tid, auth, round_one
+
+
+def cached(app, pattern: str) -> list[str]:
+    return sorted(p.name for p in Path(app.config["PDF_CACHE"]).glob(pattern))
+
+
+def test_a_paper_is_printed_once_per_version(app, client, tournament, prints):
+    tid, auth, round_one = tournament
+    for url in (
+        f"/turniere/{tid}/tabelle.pdf",
+        f"/turniere/{tid}/runde/1/tische.pdf",
+        f"/turniere/{tid}/runde/1/spielzettel.pdf",
+    ):
+        first = client.get(url)
+        assert first.status_code == 200 and first.data.startswith(b"%PDF"), url
+        assert client.get(url).data == first.data, url
+    assert len(prints) == 3
+    english = client.get(f"/turniere/{tid}/tabelle.pdf", headers={"Accept-Language": "en"})
+    assert english.status_code == 200
+    assert len(prints) == 4  # another language is another paper
+    [german] = cached(app, "turnier-*-tabelle-*-de.pdf")
+
+    key = round_one["tables"][0]["key"]
+    declarer = active_players(session_of(client, key))[0]
+    assert post_hand(client, key, {"declarer": declarer, "contract": "frage", "points": 83})
+    assert client.get(f"/turniere/{tid}/tabelle.pdf").status_code == 200
+    assert len(prints) == 5
+    assert cached(app, "turnier-*-tabelle-*-de.pdf") != [german]  # the old one is gone
+    assert len(cached(app, "turnier-*-tabelle-*.pdf")) == 1  # and the old English one too
+    assert client.get(f"/turniere/{tid}/runde/1/tische.pdf").status_code == 200
+    assert len(prints) == 5  # the seats did not change
+
+
+def test_a_swap_of_seats_prints_the_rounds_papers_anew(app, client, tournament, prints):
+    tid, auth, round_one = tournament
+    url = f"/turniere/{tid}/runde/1/tische.pdf"
+    before = client.get(url).data
+    a, b = round_one["tables"][0]["players"][0], round_one["tables"][1]["players"][0]
+    swapped = client.post(
+        f"/api/v1/tournaments/{tid}/rounds/1/swap", json={"a": a, "b": b}, headers=auth
+    )
+    assert swapped.status_code == 200, swapped.get_json()
+    after = client.get(url)
+    assert after.status_code == 200 and after.data != before
+    assert len(prints) == 2
+    assert len(cached(app, "turnier-*-runde-1-tische-*.pdf")) == 1
+
+
+def test_requests_for_the_same_version_at_once_share_one_print(app, tournament, prints):
+    tid, _, _ = tournament
+
+    def fetch(_: int) -> tuple[int, bytes]:
+        with app.test_client() as other:
+            assert log_in(other).status_code == 302
+            answer = other.get(f"/turniere/{tid}/tabelle.pdf")
+            return answer.status_code, answer.data
+
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(fetch, range(6)))
+    assert {status for status, _ in answers} == {200}
+    assert len({body for _, body in answers}) == 1
+    assert len(prints) == 1
+
+
+def test_a_slow_print_says_come_back_and_goes_on(app, client, tournament, monkeypatch):
+    tid, _, _ = tournament
+    release = threading.Event()
+    real = weasy.write_pdf
+
+    def slow(html: str, static: Path, stylesheet: str) -> bytes:
+        release.wait(10)
+        return real(html, static, stylesheet)
+
+    monkeypatch.setattr(weasy, "write_pdf", slow)
+    monkeypatch.setattr(printing, "WAIT", 0.2)
+    url = f"/turniere/{tid}/tabelle.pdf"
+    waiting = client.get(url, headers={"Accept-Language": "en"})
+    assert waiting.status_code == 202
+    assert waiting.headers["Retry-After"] == str(printing.COME_BACK)
+    assert waiting.headers["Refresh"] == str(printing.COME_BACK)
+    assert "being printed" in waiting.get_data(as_text=True)
+    assert client.get(url).status_code == 202  # the same print, still going
+    release.set()
+    deadline = time.monotonic() + 30
+    while (answer := client.get(url)).status_code == 202:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert answer.status_code == 200 and answer.data.startswith(b"%PDF")
+
+
+def test_a_failed_print_is_tried_again_by_the_next_request(app, client, tournament, monkeypatch):
+    tid, _, _ = tournament
+    monkeypatch.setattr(weasy, "TIMEOUT", 0.001)  # the child is stopped: PrinterBusy
+    url = f"/turniere/{tid}/tabelle.pdf"
+    assert client.get(url).status_code == 503
+    monkeypatch.undo()
+    assert client.get(url).status_code == 200
+    assert printing._printing == {}
