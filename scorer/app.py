@@ -23,9 +23,9 @@ from scorer.extensions import compress, csrf, db, limiter, login_manager, migrat
 from scorer.locks import release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-POOL_SIZE = 14
+POOL_SIZE = 18
 """PostgreSQL connections a server process keeps open: one for each of its threads (8 for
-reads, `scorer.serve.THREADS`, and 4 for writes, `scorer.worker.WRITE_THREADS`) and two to
+reads, `scorer.serve.THREADS`, and 8 for writes, `scorer.worker.WRITE_THREADS`) and two to
 spare."""
 
 

@@ -25,7 +25,7 @@ from functools import partial
 
 from gunicorn.workers.gthread import DEFAULT_WORKER_DATA_TIMEOUT, TConn, ThreadWorker
 
-WRITE_THREADS = 4
+WRITE_THREADS = 8
 """Threads per server process for the requests that change something."""
 WRITES = (b"POST ", b"PUT ", b"PATCH ", b"DELETE ")
 

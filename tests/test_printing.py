@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorer.exports import printing, weasy
+from tests.test_groups import FOUR, create_group, evening, play
 from tests.test_tournaments import (
     active_players,
     created,
@@ -146,3 +147,52 @@ def test_a_failed_print_is_tried_again_by_the_next_request(app, client, tourname
     monkeypatch.undo()
     assert client.get(url).status_code == 200
     assert printing._printing == {}
+
+
+def test_the_season_report_is_printed_once_per_version_of_the_group(app, client, prints):
+    group = create_group(client)
+    night = evening(client, group["key"], FOUR)
+    url = f"/s/{group['key']}/saison.pdf"
+    first = client.get(url)
+    assert first.status_code == 200 and first.data.startswith(b"%PDF")
+    assert client.get(url).data == first.data
+    assert len(prints) == 1
+    play(client, night, [{"contract": "frage", "points": 70}])
+    assert client.get(url).status_code == 200
+    assert len(prints) == 2
+    assert len(cached(app, f"saison-{group['key']}-*.pdf")) == 1
+
+
+def test_an_older_version_still_waiting_for_the_printer_is_dropped(app, tournament, monkeypatch):
+    """While the printer is busy, the standings are asked for, a hand changes them and they
+    are asked for again: the older version, not yet started, is never printed."""
+    tid, _, round_one = tournament
+    started, release = threading.Event(), threading.Event()
+    laid_out: list[str] = []
+    real = weasy.write_pdf
+
+    def held(html: str, static: Path, stylesheet: str) -> bytes:
+        laid_out.append(html)
+        started.set()
+        release.wait(10)
+        return real(html, static, stylesheet)
+
+    monkeypatch.setattr(weasy, "write_pdf", held)
+    monkeypatch.setattr(printing, "WAIT", 0.1)
+    with app.test_client() as client:
+        assert log_in(client).status_code == 302
+        assert client.get(f"/turniere/{tid}/runde/1/tische.pdf").status_code == 202
+        assert started.wait(10)  # the printer is busy with the table list
+        url = f"/turniere/{tid}/tabelle.pdf"
+        assert client.get(url).status_code == 202  # waits behind it
+        key = round_one["tables"][0]["key"]
+        declarer = active_players(session_of(client, key))[0]
+        post_hand(client, key, {"declarer": declarer, "contract": "frage", "points": 90})
+        assert client.get(url).status_code == 202  # the newer version
+        release.set()
+        deadline = time.monotonic() + 30
+        while (answer := client.get(url)).status_code == 202:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert answer.status_code == 200
+    assert len(laid_out) == 2  # the table list and the newer standings only

@@ -8,9 +8,10 @@ language, by a printer thread of the server process rather than by the request.
 - else the request renders the paper's HTML (in its own language, `html()`) and hands it
   to the printer: `weasy.AT_ONCE` threads, each laying out one PDF at a time in a child
   process. Requests for a paper already being printed wait for that print (never a
-  second one); a request waits at most `WAIT` seconds, then hears `StillPrinting` (the
-  page says "being printed" and reloads itself) while the print goes on, so a burst of
-  prints holds no request thread for long. At most `QUEUED` papers wait for the printer;
+  second one), and a paper's older versions still waiting are dropped; a request waits at
+  most `WAIT` seconds, then hears `StillPrinting` (the page says "being printed" and
+  reloads itself) while the print goes on, so a burst of prints holds no request thread
+  for long. At most `QUEUED` papers wait for the printer;
   beyond that the printer is busy (`PrinterBusy`, 503).
 
 A print that fails is forgotten: the next request tries again.
@@ -22,7 +23,7 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
@@ -39,7 +40,9 @@ COME_BACK = 3
 """Seconds after which the "being printed" page asks again."""
 
 _printer = ThreadPoolExecutor(weasy.AT_ONCE, thread_name_prefix="printer")
-_guard = threading.Lock()
+_guard = threading.RLock()
+"""Reentrant: a job done (or cancelled) by the time its callback is added forgets itself at
+once, in the thread that holds the guard."""
 _printing: dict[Path, Future[bytes]] = {}
 
 
@@ -62,6 +65,7 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
         pass
     with _guard:
         job = _printing.get(path)
+    older: list[Future[bytes]] = []
     if job is None:
         page = html()  # in the request: its language, its app
         static = Path(current_app.static_folder or "static")
@@ -72,12 +76,15 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
                     return path.read_bytes()
                 if len(_printing) >= QUEUED:
                     raise PrinterBusy("too many papers are waiting for the printer")
+                older = [w for p, w in _printing.items() if _older(p, path, name, version)]
                 job = _printer.submit(_print, page, static, stylesheet, path, name, version)
                 _printing[path] = job
                 job.add_done_callback(lambda done: _forget(path, done))
+        for waiting in older:  # a newer version is wanted (outside the guard: a cancel
+            waiting.cancel()  # forgets its job at once); only if it has not started
     try:
         return job.result(timeout=WAIT)
-    except FutureTimeout:
+    except (FutureTimeout, CancelledError):  # cancelled: a newer version is on its way
         raise StillPrinting(name) from None
 
 
@@ -92,6 +99,15 @@ def _print(html: str, static: Path, stylesheet: str, path: Path, name: str, vers
         if not old.name.startswith(f"{name}-{version}-"):
             old.unlink(missing_ok=True)
     return pdf
+
+
+def _older(other: Path, path: Path, name: str, version: str) -> bool:
+    """Whether `other` is another version of paper `name` (in any language)."""
+    return (
+        other.parent == path.parent
+        and other.name.startswith(f"{name}-")
+        and not other.name.startswith(f"{name}-{version}-")
+    )
 
 
 def _forget(path: Path, job: Future[bytes]) -> None:

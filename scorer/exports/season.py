@@ -19,13 +19,14 @@ from scorer.exports.chart import balance_chart_svg
 from scorer.exports.data import euros as spreadsheet_euros
 from scorer.exports.data import safe_cell
 from scorer.exports.pdf import (
-    html_to_pdf,
+    file_language,
     in_language,
     local_time,
     long_date,
     page_footer_css,
     printed_now,
 )
+from scorer.exports.printing import printed, version_of
 from scorer.groups import evening_nets
 from scorer.i18n.catalogue import euros
 from scorer.models import Group, TableSession
@@ -66,10 +67,16 @@ def season_chart(players: Sequence[str], series: dict[str, list[int]]) -> str:
 
 
 def season_pdf(group: Group, season: int, lang: str | None = None) -> bytes:
-    """The season report in `lang` (default: the reader's)."""
-    with in_language(lang):
-        html = _season_html(group, season)
-    return html_to_pdf(html, "print-lists.css")
+    """The season report in `lang` (default: the reader's), printed once per version of the
+    group and its evenings (`scorer.exports.printing`)."""
+    lang = lang or file_language()
+
+    def html() -> str:
+        with in_language(lang):
+            return _season_html(group, season)
+
+    version = version_of(season, group.name, group.members, *groups.live_version(group))
+    return printed(f"saison-{group.key}-{season}", version, lang, html, "print-lists.css")
 
 
 def _season_html(group: Group, season: int) -> str:
