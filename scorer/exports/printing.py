@@ -20,6 +20,7 @@ A print that fails is forgotten: the next request tries again.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -39,6 +40,7 @@ QUEUED = 8
 COME_BACK = 3
 """Seconds after which the "being printed" page asks again."""
 
+log = logging.getLogger(__name__)
 _printer = ThreadPoolExecutor(weasy.AT_ONCE, thread_name_prefix="printer")
 _guard = threading.RLock()
 """Reentrant: a job done (or cancelled) by the time its callback is added forgets itself at
@@ -89,12 +91,21 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
 
 
 def _print(html: str, static: Path, stylesheet: str, path: Path, name: str, version: str) -> bytes:
-    """In the printer thread: lay out the PDF, keep it, remove the paper's older versions."""
-    pdf = weasy.write_pdf(html, static, stylesheet)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
-    partial.write_bytes(pdf)
-    os.replace(partial, path)
+    """In the printer thread: lay out the PDF, keep it (written whole or not at all),
+    remove the paper's older versions. A failure goes to the requests waiting for it, if
+    any are still waiting, and to the log."""
+    try:
+        pdf = weasy.write_pdf(html, static, stylesheet)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+        try:
+            partial.write_bytes(pdf)
+            os.replace(partial, path)
+        finally:
+            partial.unlink(missing_ok=True)  # gone already unless the write failed
+    except Exception:
+        log.warning("printing %s failed", path.name, exc_info=True)
+        raise
     for old in path.parent.glob(f"{name}-*.pdf"):
         if not old.name.startswith(f"{name}-{version}-"):
             old.unlink(missing_ok=True)

@@ -7,13 +7,17 @@ what it shows (`scorer.exports.printing`): the standings per version of the stan
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from flask import render_template
+from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.exports.pdf import file_language, in_language, long_date, page_footer_css, printed_now
 from scorer.exports.printing import printed, version_of
-from scorer.models import Tournament, TournamentRound
+from scorer.extensions import db
+from scorer.models import TableSession, Tournament, TournamentRound, TournamentTable
 from scorer.tournament_operations import live_version, tournament_standings
 
 BLANK_LINES = 4
@@ -25,9 +29,16 @@ def natural(name: str) -> list[object]:
     return [int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", name)]
 
 
-def _render(name: str, version: str, template: str, lang: str | None, **context) -> bytes:
+def _render(
+    name: str,
+    version: str,
+    template: str,
+    lang: str | None,
+    context: Callable[[], dict[str, Any]],
+) -> bytes:
     """Paper `name` at `version`: a list rendered in `lang` (default: the reader's), laid
-    out as a PDF once per version and language."""
+    out as a PDF once per version and language. `context` is read only when this version
+    is printed: a paper printed before costs the request its version and the file."""
     lang = lang or file_language()
 
     def html() -> str:
@@ -37,77 +48,119 @@ def _render(name: str, version: str, template: str, lang: str | None, **context)
                 printed=printed_now(),
                 page_footer=page_footer_css(),
                 long_date=long_date,
-                **context,
+                **context(),
             )
 
     return printed(name, version, lang, html, "print-lists.css")
 
 
 def _round_version(round_: TournamentRound) -> str:
-    """What a round's papers show: the tournament, the round, and who sits where."""
+    """What a round's papers show: the tournament, the round, who sits where (a swap of
+    seats is a new version) and who has a bye. Not the hands: the tables' versions would
+    print the same papers again after every hand. One read for all the round's tables,
+    so that a paper printed before costs no read per table."""
     tournament = round_.tournament
-    seats = [(t.number, t.session.players, t.session.hands_planned) for t in round_.tables]
-    return version_of(tournament.name, tournament.day, tournament.game, round_.number, seats)
+    seats = db.session.execute(
+        select(TournamentTable.number, TableSession.players, TableSession.hands_planned)
+        .join(TableSession, TableSession.id == TournamentTable.session_id)
+        .where(TournamentTable.round_id == round_.id)
+        .order_by(TournamentTable.number)
+    ).all()
+    return version_of(
+        tournament.name,
+        tournament.day,
+        tournament.game,
+        tournament.system,
+        round_.number,
+        round_.byes,
+        [tuple(seat) for seat in seats],
+    )
 
 
 def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
     tournament = round_.tournament
-    by_name = sorted(
-        ((name, t.number) for t in round_.tables for name in t.session.players),
-        key=lambda seat: (natural(seat[0]), seat[0]),
-    )
+
+    def context() -> dict[str, Any]:
+        by_name = sorted(
+            ((name, t.number) for t in round_.tables for name in t.session.players),
+            key=lambda seat: (natural(seat[0]), seat[0]),
+        )
+        return {
+            "tournament": tournament,
+            "round_": round_,
+            "game": GAMES[tournament.game],
+            "by_name": by_name,
+        }
+
     return _render(
         f"turnier-{tournament.key}-runde-{round_.number}-tische",
         _round_version(round_),
         "exports/tournament_assignments.html",
         lang,
-        tournament=tournament,
-        round_=round_,
-        game=GAMES[tournament.game],
-        by_name=by_name,
+        context,
     )
 
 
 def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
     tournament = round_.tournament
-    game = GAMES[tournament.game]
-    tables = [
-        {
-            "number": t.number,
-            "players": t.session.players,
-            "lines": range(1, t.session.hands_planned + 1 + BLANK_LINES),
-            "planned": t.session.hands_planned,
-            # Who deals hand n: the deal passes in seat order from the first dealer.
-            "dealers": [
-                t.session.players[(n - 1) % len(t.session.players)]
-                for n in range(1, t.session.hands_planned + 1 + BLANK_LINES)
-            ],
+
+    def context() -> dict[str, Any]:
+        tables = [
+            {
+                "number": t.number,
+                "players": t.session.players,
+                "lines": range(1, t.session.hands_planned + 1 + BLANK_LINES),
+                "planned": t.session.hands_planned,
+                # Who deals hand n: the deal passes in seat order from the first dealer.
+                "dealers": [
+                    t.session.players[(n - 1) % len(t.session.players)]
+                    for n in range(1, t.session.hands_planned + 1 + BLANK_LINES)
+                ],
+            }
+            for t in round_.tables
+        ]
+        return {
+            "tournament": tournament,
+            "round_": round_,
+            "game": GAMES[tournament.game],
+            "system": SYSTEMS[tournament.system],
+            "tables": tables,
         }
-        for t in round_.tables
-    ]
+
     return _render(
         f"turnier-{tournament.key}-runde-{round_.number}-zettel",
         _round_version(round_),
         "exports/tournament_blank_sheets.html",
         lang,
-        tournament=tournament,
-        round_=round_,
-        game=game,
-        system=SYSTEMS[tournament.system],
-        tables=tables,
+        context,
     )
 
 
 def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
-    version = version_of(tournament.name, tournament.day, *live_version(tournament))
+    # Everything the paper shows that can change is in `live_version` (players, rounds,
+    # hands); the rest is fixed when the tournament is made.
+    version = version_of(
+        tournament.name,
+        tournament.day,
+        tournament.game,
+        tournament.system,
+        tournament.rounds,
+        *live_version(tournament),
+    )
+
+    def context() -> dict[str, Any]:
+        return {
+            "tournament": tournament,
+            "game": GAMES[tournament.game],
+            "system": SYSTEMS[tournament.system],
+            "standings": tournament_standings(tournament),
+            "rounds_played": len(tournament.round_list),
+        }
+
     return _render(
         f"turnier-{tournament.key}-tabelle",
         version,
         "exports/tournament_standings.html",
         lang,
-        tournament=tournament,
-        game=GAMES[tournament.game],
-        system=SYSTEMS[tournament.system],
-        standings=tournament_standings(tournament),
-        rounds_played=len(tournament.round_list),
+        context,
     )

@@ -67,7 +67,8 @@ def init_app(app: Flask) -> None:
     def still_printing(exc: StillPrinting):
         """A paper is being printed for this request: a page (opened from a link, in a
         browser, under /api/ too) that asks again by itself."""
-        response = app.make_response((render_template("exports/printing.html"), 202))
+        page = render_template("exports/printing.html", come_back=COME_BACK)
+        response = app.make_response((page, 202))
         response.headers["Retry-After"] = str(COME_BACK)
         response.headers["Refresh"] = str(COME_BACK)
         return response
