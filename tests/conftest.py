@@ -68,6 +68,37 @@ def runner(app):
     return app.test_cli_runner()
 
 
+@pytest.fixture
+def prints(monkeypatch) -> list[tuple[str, str]]:
+    """(thread name, stylesheet) of each PDF laid out, each a real WeasyPrint print."""
+    import threading
+
+    from scorer.exports import weasy
+
+    done: list[tuple[str, str]] = []
+    real = weasy.write_pdf
+
+    def counted(html: str, static: Path, stylesheet: str) -> bytes:
+        done.append((threading.current_thread().name, stylesheet))
+        return real(html, static, stylesheet)
+
+    monkeypatch.setattr(weasy, "write_pdf", counted)
+    return done
+
+
+@pytest.fixture
+def drawn_tournament(app, client):
+    """Eight players, round 1 drawn (two tables of four), the organiser logged in:
+    (tournament id, Basic auth header, round 1 as the API gave it)."""
+    from tests.test_tournaments import created, draw, log_in, organiser
+
+    auth = organiser(app)
+    tid = created(client, auth, [f"Spieler {i}" for i in range(1, 9)], rounds=2, deals=1)["id"]
+    round_one = draw(client, auth, tid)
+    assert log_in(client).status_code == 302
+    return tid, auth, round_one
+
+
 class DefaultFields(HTMLParser):
     """The values a browser would post for the `param_*` fields of the new-table form."""
 

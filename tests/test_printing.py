@@ -7,56 +7,22 @@ come back (202, Retry-After, a page that reloads itself) while the print goes on
 from __future__ import annotations
 
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
-
 from scorer.exports import printing, weasy
 from tests.test_groups import FOUR, create_group, evening, play
+from tests.test_tournament_pdf_cache import files, until_printed
 from tests.test_tournaments import (
     active_players,
-    created,
-    draw,
     log_in,
-    organiser,
     post_hand,
     session_of,
 )
 
-NAMES = [f"Spieler {i}" for i in range(1, 9)]
 
-
-@pytest.fixture
-def prints(monkeypatch) -> list[str]:
-    """The stylesheets of the PDFs laid out (each a real WeasyPrint print)."""
-    done: list[str] = []
-    real = weasy.write_pdf
-
-    def counted(html: str, static: Path, stylesheet: str) -> bytes:
-        done.append(stylesheet)
-        return real(html, static, stylesheet)
-
-    monkeypatch.setattr(weasy, "write_pdf", counted)
-    return done
-
-
-@pytest.fixture
-def tournament(app, client):
-    auth = organiser(app)
-    tid = created(client, auth, NAMES, rounds=2, deals=1)["id"]
-    round_one = draw(client, auth, tid)
-    assert log_in(client).status_code == 302
-    return tid, auth, round_one
-
-
-def cached(app, pattern: str) -> list[str]:
-    return sorted(p.name for p in Path(app.config["PDF_CACHE"]).glob(pattern))
-
-
-def test_a_paper_is_printed_once_per_version(app, client, tournament, prints):
-    tid, auth, round_one = tournament
+def test_a_paper_is_printed_once_per_version(app, client, drawn_tournament, prints):
+    tid, auth, round_one = drawn_tournament
     for url in (
         f"/turniere/{tid}/tabelle.pdf",
         f"/turniere/{tid}/runde/1/tische.pdf",
@@ -69,21 +35,21 @@ def test_a_paper_is_printed_once_per_version(app, client, tournament, prints):
     english = client.get(f"/turniere/{tid}/tabelle.pdf", headers={"Accept-Language": "en"})
     assert english.status_code == 200
     assert len(prints) == 4  # another language is another paper
-    [german] = cached(app, "turnier-*-tabelle-*-de.pdf")
+    [german] = sorted(files(app, "turnier-*-tabelle-*-de.pdf"))
 
     key = round_one["tables"][0]["key"]
     declarer = active_players(session_of(client, key))[0]
     assert post_hand(client, key, {"declarer": declarer, "contract": "frage", "points": 83})
     assert client.get(f"/turniere/{tid}/tabelle.pdf").status_code == 200
     assert len(prints) == 5
-    assert cached(app, "turnier-*-tabelle-*-de.pdf") != [german]  # the old one is gone
-    assert len(cached(app, "turnier-*-tabelle-*.pdf")) == 1  # and the old English one too
+    assert sorted(files(app, "turnier-*-tabelle-*-de.pdf")) != [german]  # the old one is gone
+    assert len(sorted(files(app, "turnier-*-tabelle-*.pdf"))) == 1  # and the old English one too
     assert client.get(f"/turniere/{tid}/runde/1/tische.pdf").status_code == 200
     assert len(prints) == 5  # the seats did not change
 
 
-def test_a_swap_of_seats_prints_the_rounds_papers_anew(app, client, tournament, prints):
-    tid, auth, round_one = tournament
+def test_a_swap_of_seats_prints_the_rounds_papers_anew(app, client, drawn_tournament, prints):
+    tid, auth, round_one = drawn_tournament
     url = f"/turniere/{tid}/runde/1/tische.pdf"
     before = client.get(url).data
     a, b = round_one["tables"][0]["players"][0], round_one["tables"][1]["players"][0]
@@ -94,11 +60,11 @@ def test_a_swap_of_seats_prints_the_rounds_papers_anew(app, client, tournament, 
     after = client.get(url)
     assert after.status_code == 200 and after.data != before
     assert len(prints) == 2
-    assert len(cached(app, "turnier-*-runde-1-tische-*.pdf")) == 1
+    assert len(sorted(files(app, "turnier-*-runde-1-tische-*.pdf"))) == 1
 
 
-def test_requests_for_the_same_version_at_once_share_one_print(app, tournament, prints):
-    tid, _, _ = tournament
+def test_requests_for_the_same_version_at_once_share_one_print(app, drawn_tournament, prints):
+    tid, _, _ = drawn_tournament
 
     def fetch(_: int) -> tuple[int, bytes]:
         with app.test_client() as other:
@@ -113,8 +79,8 @@ def test_requests_for_the_same_version_at_once_share_one_print(app, tournament, 
     assert len(prints) == 1
 
 
-def test_a_slow_print_says_come_back_and_goes_on(app, client, tournament, monkeypatch):
-    tid, _, _ = tournament
+def test_a_slow_print_says_come_back_and_goes_on(app, client, drawn_tournament, monkeypatch):
+    tid, _, _ = drawn_tournament
     release = threading.Event()
     real = weasy.write_pdf
 
@@ -132,15 +98,14 @@ def test_a_slow_print_says_come_back_and_goes_on(app, client, tournament, monkey
     assert "being printed" in waiting.get_data(as_text=True)
     assert client.get(url).status_code == 202  # the same print, still going
     release.set()
-    deadline = time.monotonic() + 30
-    while (answer := client.get(url)).status_code == 202:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    answer = until_printed(client, url)
     assert answer.status_code == 200 and answer.data.startswith(b"%PDF")
 
 
-def test_a_failed_print_is_tried_again_by_the_next_request(app, client, tournament, monkeypatch):
-    tid, _, _ = tournament
+def test_a_failed_print_is_tried_again_by_the_next_request(
+    app, client, drawn_tournament, monkeypatch
+):
+    tid, _, _ = drawn_tournament
     monkeypatch.setattr(weasy, "TIMEOUT", 0.001)  # the child is stopped: PrinterBusy
     url = f"/turniere/{tid}/tabelle.pdf"
     assert client.get(url).status_code == 503
@@ -160,13 +125,15 @@ def test_the_season_report_is_printed_once_per_version_of_the_group(app, client,
     play(client, night, [{"contract": "frage", "points": 70}])
     assert client.get(url).status_code == 200
     assert len(prints) == 2
-    assert len(cached(app, f"saison-{group['key']}-*.pdf")) == 1
+    assert len(sorted(files(app, f"saison-{group['key']}-*.pdf"))) == 1
 
 
-def test_an_older_version_still_waiting_for_the_printer_is_dropped(app, tournament, monkeypatch):
+def test_an_older_version_still_waiting_for_the_printer_is_dropped(
+    app, drawn_tournament, monkeypatch
+):
     """While the printer is busy, the standings are asked for, a hand changes them and they
     are asked for again: the older version, not yet started, is never printed."""
-    tid, _, round_one = tournament
+    tid, _, round_one = drawn_tournament
     started, release = threading.Event(), threading.Event()
     laid_out: list[str] = []
     real = weasy.write_pdf
@@ -190,9 +157,6 @@ def test_an_older_version_still_waiting_for_the_printer_is_dropped(app, tourname
         post_hand(client, key, {"declarer": declarer, "contract": "frage", "points": 90})
         assert client.get(url).status_code == 202  # the newer version
         release.set()
-        deadline = time.monotonic() + 30
-        while (answer := client.get(url)).status_code == 202:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        answer = until_printed(client, url)
         assert answer.status_code == 200
     assert len(laid_out) == 2  # the table list and the newer standings only

@@ -14,7 +14,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
 from sqlalchemy import event
 
 from scorer.exports import printing, weasy
@@ -31,30 +30,6 @@ from tests.test_tournaments import (
 
 NAMES = [f"Spieler {i}" for i in range(1, 9)]
 ROUND_PAPERS = ("tische", "spielzettel")
-
-
-@pytest.fixture
-def prints(monkeypatch) -> list[tuple[str, str]]:
-    """(thread name, stylesheet) of each PDF laid out, each a real WeasyPrint print."""
-    done: list[tuple[str, str]] = []
-    real = weasy.write_pdf
-
-    def counted(html: str, static: Path, stylesheet: str) -> bytes:
-        done.append((threading.current_thread().name, stylesheet))
-        return real(html, static, stylesheet)
-
-    monkeypatch.setattr(weasy, "write_pdf", counted)
-    return done
-
-
-@pytest.fixture
-def tournament(app, client):
-    """Eight players, round 1 drawn (two tables of four), the organiser logged in."""
-    auth = organiser(app)
-    tid = created(client, auth, NAMES, rounds=2, deals=1)["id"]
-    round_one = draw(client, auth, tid)
-    assert log_in(client).status_code == 302
-    return tid, auth, round_one
 
 
 def files(app, pattern: str) -> dict[str, float]:
@@ -86,8 +61,8 @@ def record_hand(client, round_one: dict, points: int = 83) -> None:
     assert answer.status_code == 201, answer.get_json()
 
 
-def test_a_paper_printed_before_is_read_from_its_file(app, client, tournament, prints):
-    tid, _, _ = tournament
+def test_a_paper_printed_before_is_read_from_its_file(app, client, drawn_tournament, prints):
+    tid, _, _ = drawn_tournament
     for paper in ("tabelle", *(f"runde/1/{p}" for p in ROUND_PAPERS)):
         url = f"/turniere/{tid}/{paper}.pdf"
         first = pdf(client, url)
@@ -101,9 +76,9 @@ def test_a_paper_printed_before_is_read_from_its_file(app, client, tournament, p
 
 
 def test_a_hand_changes_the_standings_key_but_not_the_rounds_papers(
-    app, client, tournament, prints
+    app, client, drawn_tournament, prints
 ):
-    tid, _, round_one = tournament
+    tid, _, round_one = drawn_tournament
     for paper in ("tabelle", *(f"runde/1/{p}" for p in ROUND_PAPERS)):
         pdf(client, f"/turniere/{tid}/{paper}.pdf")
     [standings] = files(app, "turnier-*-tabelle-*-de.pdf")
@@ -122,8 +97,10 @@ def test_a_hand_changes_the_standings_key_but_not_the_rounds_papers(
     assert len(prints) == 4
 
 
-def test_a_swap_prints_the_rounds_papers_anew_in_every_language(app, client, tournament, prints):
-    tid, auth, round_one = tournament
+def test_a_swap_prints_the_rounds_papers_anew_in_every_language(
+    app, client, drawn_tournament, prints
+):
+    tid, auth, round_one = drawn_tournament
     before = {}
     for paper in ROUND_PAPERS:
         for lang in ("de", "en"):
@@ -149,10 +126,10 @@ def test_a_swap_prints_the_rounds_papers_anew_in_every_language(app, client, tou
     assert len(prints) == 7
 
 
-def test_requests_at_once_share_one_print_per_version(app, tournament, monkeypatch):
+def test_requests_at_once_share_one_print_per_version(app, drawn_tournament, monkeypatch):
     """Twelve requests at once for the blank sheets, half in German, half in English, while
     the printer is slow: one print per language, and every request gets its language's."""
-    tid, _, _ = tournament
+    tid, _, _ = drawn_tournament
     laid_out: list[str] = []
     real = weasy.write_pdf
 
@@ -181,9 +158,9 @@ def test_requests_at_once_share_one_print_per_version(app, tournament, monkeypat
 
 
 def test_a_slow_print_answers_202_and_the_reload_gets_the_paper(
-    app, client, tournament, monkeypatch
+    app, client, drawn_tournament, monkeypatch
 ):
-    tid, _, _ = tournament
+    tid, _, _ = drawn_tournament
     release = threading.Event()
     laid_out: list[str] = []
     real = weasy.write_pdf
@@ -223,10 +200,10 @@ def test_a_slow_print_answers_202_and_the_reload_gets_the_paper(
     assert printing._printing == {}
 
 
-def test_a_failed_print_leaves_nothing_stuck(app, client, tournament, monkeypatch):
+def test_a_failed_print_leaves_nothing_stuck(app, client, drawn_tournament, monkeypatch):
     """A print that fails answers the request waiting for it (500); one that fails after
     its request was told to come back fails unseen; either way the next request prints."""
-    tid, _, _ = tournament
+    tid, _, _ = drawn_tournament
     url = f"/turniere/{tid}/tabelle.pdf"
     real = weasy.write_pdf
 
@@ -259,8 +236,8 @@ def test_a_failed_print_leaves_nothing_stuck(app, client, tournament, monkeypatc
     assert list(files(app, "turnier-*")) == list(files(app, "turnier-*-tabelle-*-de.pdf"))
 
 
-def test_a_full_printer_answers_503_with_retry_after(app, client, tournament, monkeypatch):
-    tid, _, _ = tournament
+def test_a_full_printer_answers_503_with_retry_after(app, client, drawn_tournament, monkeypatch):
+    tid, _, _ = drawn_tournament
     release = threading.Event()
     real = weasy.write_pdf
 
