@@ -29,17 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import call, migrate_fresh, start_server  # noqa: E402
+from tests.servers import CHROMIUM, CHROMIUM_ARGS, call, migrate_fresh, start_server  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SETUP_CODE = "bench-setup-code"
 PASSWORD = "geheim123"
 

@@ -1,6 +1,7 @@
 """Real servers for the concurrency tests and the load benchmark: `python -m scorer.serve`
 (what `make run` starts) on 127.0.0.1, on a database the caller has migrated, and a small
-JSON client. Nothing here talks to any address but 127.0.0.1."""
+JSON client; and how Debian's Chromium is launched for the end-to-end tests and the page
+benchmark. Nothing here talks to any address but 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -20,6 +21,16 @@ from sqlalchemy import create_engine, text
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK = "127.0.0.1"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Headless, as root, without a network: what the brief asks Chromium to be launched with."""
 
 
 def free_port() -> int:

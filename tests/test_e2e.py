@@ -21,17 +21,9 @@ from scorer.domain.money import format_euros
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
 from tests.conftest import dispose, make_app
+from tests.servers import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
     pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
