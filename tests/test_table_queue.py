@@ -4,6 +4,7 @@ refused one changes nothing and holds up nobody (`scorer.table_queue`)."""
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 import threading
 import time
@@ -289,3 +290,34 @@ def test_a_table_too_busy_to_take_a_hand_says_so_on_the_page_and_in_the_api(
     page = client.post(f"/t/{key}/spiel", data=form, headers=headers)
     assert page.status_code == 503 and text in page.get_data(as_text=True)
     assert "gedruckt" not in page.get_data(as_text=True)
+
+
+def test_hands_queued_from_the_table_page_are_answered_from_what_the_leader_read(app):
+    """A write of the queue runs in the leading request's thread and transaction; what it
+    gives back must be plain data, read before that transaction ends: the page's answer to
+    a queued hand is built in its own thread, after the leader's session is gone. A hand
+    sent again (its key already stored) is read from that session: the hardest case."""
+    key = new_table(app)
+    answers: list[Any] = [None, None, None]
+
+    def post(index: int, points: int, idempotency: str) -> None:
+        form = {"declarer": "Anton", "contract": "frage", "trump": "gras"}
+        form |= {"points": str(points), "points_of": "declarer"}
+        headers = {"Accept": "application/json", "Idempotency-Key": idempotency}
+        answer = app.test_client().post(f"/t/{key}/spiel", data=form, headers=headers)
+        answers[index] = (answer.status_code, answer.get_json())
+
+    post(0, 61, "first")
+    with table_locked_elsewhere(app, key):
+        leader = threading.Thread(target=post, args=(1, 90, "second"))
+        leader.start()
+        until(lambda: key in table_queue._queued)
+        again = threading.Thread(target=post, args=(2, 61, "first"))  # sent again
+        again.start()
+        until(lambda: len(table_queue._queued.get(key, ())) == 1)
+    leader.join(30)
+    again.join(30)
+    assert [status for status, _ in answers] == [201, 201, 201], answers
+    assert [body["number"] for _, body in answers] == [1, 2, 1]
+    unsigned = re.compile(r'name="csrf_token"[^>]*>')  # the bar's undo form is signed per client
+    assert unsigned.sub("", answers[2][1]["bar"]) == unsigned.sub("", answers[0][1]["bar"])

@@ -28,6 +28,7 @@ from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.extensions import NEW_TABLES, db
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.live import conditional, live_etag
+from scorer.models import TableSession
 from scorer.table import bp
 from scorer.table.forms import (
     MAX_PLAYERS,
@@ -279,6 +280,25 @@ def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None
     ), status
 
 
+def recorded_hand(
+    table: TableSession, hand: Hand, key: str | None, number: int | None
+) -> tuple[dict[str, Any], int]:
+    """Record `hand` (a write of the table's queue) and read, before the commit, what the
+    bar under the form says about it, and the table's version after it. The write may run
+    in another request's thread and transaction (`table_queue`): what it gives back is
+    plain data, never an object of that transaction's session."""
+    record = operations.record_hand(table, hand, None, key, number)[0]
+    declarer = record.facts["declarer"]
+    recorded = {
+        "number": record.number,
+        "version": record.version,
+        "declarer": declarer,
+        "cents": (record.net or {}).get(declarer, 0),
+        "explanation": record.explanation,
+    }
+    return recorded, table.version
+
+
 @bp.post("/t/<key>/spiel")
 def record():
     """A hand entered on the table page, as the number the page showed for it. haferl.js
@@ -290,12 +310,8 @@ def record():
             key = idempotency_key(request.headers.get("Idempotency-Key"))
             number = entered_number(form)
             hand = hand_from_form(form)
-            record, version = table_queue.write_table(
-                g.table.key,
-                lambda table: (
-                    operations.record_hand(table, hand, None, key, number)[0],
-                    table.version,
-                ),
+            recorded, version = table_queue.write_table(
+                g.table.key, lambda table: recorded_hand(table, hand, key, number)
             )
         except operations.HandExists as exc:
             return answer_conflict(form, hand, exc)
@@ -306,17 +322,10 @@ def record():
         except RuleError as exc:
             attach_errors(form, exc)
         else:
-            recorded = {
-                "number": record.number,
-                "version": record.version,
-                "declarer": record.facts["declarer"],
-                "cents": (record.net or {}).get(record.facts["declarer"], 0),
-                "points": g.table.points_only,
-                "explanation": record.explanation,
-            }
+            recorded["points"] = g.table.points_only
             if wants_json():
                 bar = render_template("_recorded.html", message=recorded)
-                answer = {"number": record.number, "bar": bar, "etag": table_etag(version)}
+                answer = {"number": recorded["number"], "bar": bar, "etag": table_etag(version)}
                 return jsonify(answer), 201
             flash(recorded, "recorded")
             return redirect(url_for("table.table"))
