@@ -15,10 +15,12 @@ out compressed or not (`scorer.extensions.compress` leaves a weak ETag as it is)
 
 from __future__ import annotations
 
+import gzip
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from flask import Response, current_app, has_request_context, request
 from flask_login import current_user
@@ -51,55 +53,100 @@ def conditional(etag: str, render: Callable[[], object]) -> Response:
     """`304` when the reader has this version of the page, else `render()`'s page; either
     way with the (weak) ETag."""
     if has_version(etag):
-        response = current_app.response_class(status=304)
-    else:
-        response = current_app.make_response(render())
+        return not_modified(etag)
+    response = current_app.make_response(render())
     response.set_etag(etag, weak=True)
     response.vary.add("Cookie")
     return response
 
 
+@dataclass
+class KeptPage:
+    """A page as rendered at `etag`, and when it was last known to be the current one."""
+
+    etag: str
+    html: str
+    checked: float
+    _gzipped: bytes | None = field(default=None, repr=False)
+
+    def gzipped(self) -> bytes:
+        """The page gzipped, once for everyone who gets it (a worker compressing the same
+        bytes a hundred times a second has less time for the tablets)."""
+        if self._gzipped is None:
+            self._gzipped = gzip.compress(self.html.encode(), compresslevel=6)
+        return self._gzipped
+
+
 class RecentPages:
     """Pages whose rendering grows with the data (a tournament's standings): the page last
     rendered under a name (address, language, reader) is given again for `max_age` seconds,
-    whatever came in meanwhile, so a hundred spectators and fifty tablets cost a render every
-    `max_age` seconds per server process, not one per change. The page keeps the ETag it was
-    rendered at: the reader's next ask after that gets the newer one."""
+    whatever came in meanwhile, without a read of the database, so a hundred spectators and
+    fifty tablets cost a look every `max_age` seconds per server process and a render only
+    when something changed. The page keeps the ETag it was rendered at: the reader's next
+    ask after that gets the newer one."""
 
     def __init__(self, max_age: float, size: int = 256):
         self.max_age, self.size = max_age, size
-        self._pages: OrderedDict[str, tuple[str, str, float]] = OrderedDict()
+        self._pages: OrderedDict[str, KeptPage] = OrderedDict()
         self._lock = threading.Lock()
 
-    def page(self, name: str, etag: str, render: Callable[[], str]) -> tuple[str, str]:
-        """(the ETag, the page): the one kept if it is this version or young enough, else
-        `render()`'s, kept."""
+    def young(self, name: str) -> KeptPage | None:
+        """The page kept under `name` while it was known current less than `max_age` ago."""
+        with self._lock:
+            kept = self._pages.get(name)
+        if kept is not None and time.monotonic() - kept.checked < self.max_age:
+            return kept
+        return None
+
+    def page(self, name: str, etag: str, render: Callable[[], str]) -> KeptPage:
+        """The page kept if it is this version (now known current again) or young enough,
+        else `render()`'s, kept."""
         now = time.monotonic()
         with self._lock:
             kept = self._pages.get(name)
-            if kept is not None and (kept[0] == etag or now - kept[2] < self.max_age):
-                return kept[0], kept[1]
-        html = render()
+            if kept is not None and kept.etag == etag:
+                kept.checked = now
+                return kept
+            if kept is not None and now - kept.checked < self.max_age:
+                return kept
+        page = KeptPage(etag, render(), now)
         with self._lock:
-            self._pages[name] = (etag, html, now)
+            self._pages[name] = page
             self._pages.move_to_end(name)
             while len(self._pages) > self.size:
                 self._pages.popitem(last=False)
-        return etag, html
+        return page
 
 
-def recent_page(pages: RecentPages, name: str, etag: str, render: Callable[[], str]) -> Response:
-    """`conditional` for a page kept in `pages`: `304` when the reader has the version that
-    would be given."""
-    if has_version(etag):
-        response = current_app.response_class(status=304)
-        response.set_etag(etag, weak=True)
+def recent_page(
+    pages: RecentPages, name: str, look: Callable[[], str], render: Callable[[str], str]
+) -> Response:
+    """`conditional` for a page kept in `pages`. `look()` reads what the page shows now and
+    gives its ETag (or aborts, e.g. 404); it runs only when the kept page is older than
+    `max_age`. `render(etag)` renders the page at that version. A reader who has the
+    version that would be given gets `304`; a reader who accepts gzip gets the bytes
+    compressed once for all."""
+    kept = pages.young(name)
+    if kept is None:
+        etag = look()
+        if has_version(etag):
+            return not_modified(etag)
+        kept = pages.page(name, etag, lambda: render(etag))
+    if has_version(kept.etag):
+        return not_modified(kept.etag)
+    if request.accept_encodings["gzip"]:
+        response = current_app.response_class(kept.gzipped(), mimetype="text/html")
+        response.headers["Content-Encoding"] = "gzip"
+        response.vary.add("Accept-Encoding")
     else:
-        given, html = pages.page(name, etag, render)
-        if has_version(given):
-            response = current_app.response_class(status=304)
-        else:
-            response = current_app.make_response(html)
-        response.set_etag(given, weak=True)
+        response = current_app.make_response(kept.html)
+    response.set_etag(kept.etag, weak=True)
+    response.vary.add("Cookie")
+    return response
+
+
+def not_modified(etag: str) -> Response:
+    response = current_app.response_class(status=304)
+    response.set_etag(etag, weak=True)
     response.vary.add("Cookie")
     return response

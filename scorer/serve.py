@@ -23,6 +23,7 @@ import segno
 WORKERS_SQLITE = 1
 THREADS = 8
 TIMEOUT = 60
+KEEP_ALIVE = 5
 
 
 def lan_address() -> str | None:
@@ -55,6 +56,11 @@ def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None
         "scorer.worker.TabletsFirstWorker",
         "--timeout",
         str(TIMEOUT),
+        # Live pages ask every 1.5 s (static/live.js): an idle connection is kept a little
+        # longer than that, so a watching device does not open a new one for every ask.
+        # It waits in the worker's poller, not in a thread.
+        "--keep-alive",
+        str(KEEP_ALIVE),
         # No --max-requests: with SQLite's one process, each replacement stopped every
         # table for the ~1.4 s a new worker takes to start; PDFs render in a child
         # process, and a worker's memory levels off (about 130 MB after 18 imports of

@@ -4,6 +4,7 @@ that let watching devices ask cheaply whether anything changed."""
 
 from __future__ import annotations
 
+import gzip
 import re
 import time
 
@@ -237,6 +238,47 @@ def test_the_standings_follow_the_tables(app, client):
     assert after.status_code == 200 and after.headers["ETag"] != etag
 
 
+def test_spectators_polling_the_standings_cost_no_database_read(app, client):
+    """While the page kept for the spectators is younger than half a second, a poll is
+    answered from it: no read of the database, the bytes gzipped once for everyone."""
+    from sqlalchemy import event
+
+    from scorer.extensions import db
+    from tests.test_tournaments import created, organiser
+
+    tournament = created(client, organiser(app), [f"Spieler {i}" for i in range(1, 7)])
+    address = f"/turnier/{tournament['key']}/stand"
+    plain = client.get(address)
+    statements: list[str] = []
+
+    def counted(conn, cursor, statement, *args) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", counted)
+    try:
+        packed = client.get(address, headers={"Accept-Encoding": "gzip, deflate"})
+        poll = {"If-None-Match": plain.headers["ETag"], "X-Haferl-Live": "1"}
+        polled = client.get(address, headers=poll)
+    finally:
+        event.remove(engine, "before_cursor_execute", counted)
+    assert statements == []
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"] and "Cookie" in packed.headers["Vary"]
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    assert packed.headers["ETag"] == plain.headers["ETag"]
+    assert polled.status_code == 304
+    time.sleep(0.6)
+    event.listen(engine, "before_cursor_execute", counted)
+    try:
+        assert client.get(address, headers=poll).status_code == 304
+    finally:
+        event.remove(engine, "before_cursor_execute", counted)
+    assert statements  # older than half a second: it looks again
+    assert client.get("/turnier/" + "x" * len(tournament["key"]) + "/stand").status_code == 404
+
+
 def test_recent_pages_render_at_most_once_per_max_age():
     pages = RecentPages(max_age=60)
     renders = []
@@ -248,13 +290,21 @@ def test_recent_pages_render_at_most_once_per_max_age():
 
         return page
 
-    assert pages.page("standings", "v1", render("one")) == ("v1", "one")
-    assert pages.page("standings", "v2", render("two")) == ("v1", "one")  # young enough
+    def given(page) -> tuple[str, str]:
+        return page.etag, page.html
+
+    assert pages.young("standings") is None
+    assert given(pages.page("standings", "v1", render("one"))) == ("v1", "one")
+    assert given(pages.young("standings")) == ("v1", "one")
+    assert given(pages.page("standings", "v2", render("two"))) == ("v1", "one")  # young
     assert renders == ["one"]
     pages.max_age = 0
-    assert pages.page("standings", "v2", render("two")) == ("v2", "two")
-    assert pages.page("standings", "v2", render("three")) == ("v2", "two")  # this version
+    assert pages.young("standings") is None  # the next reader looks at the database
+    assert given(pages.page("standings", "v2", render("two"))) == ("v2", "two")
+    assert given(pages.page("standings", "v2", render("three"))) == ("v2", "two")  # same
     assert renders == ["one", "two"]
+    kept = pages.page("standings", "v2", render("four"))
+    assert gzip.decompress(kept.gzipped()) == b"two" and kept.gzipped() is kept.gzipped()
 
 
 def test_an_earlier_page_of_the_hand_list_watches_itself(client, monkeypatch):

@@ -14,6 +14,7 @@ from scorer.exports import tournament_pdf
 from scorer.extensions import db
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.live import RecentPages, live_etag, recent_page
+from scorer.models import Tournament
 from scorer.table.forms import ChooseGameForm, attach_errors, options, params_from_form
 from scorer.tournaments import bp
 from scorer.tournaments.forms import (
@@ -229,21 +230,27 @@ def tables(tournament_id: int, number: int):
 
 
 STANDINGS = RecentPages(max_age=0.5)
-"""The standings pages rendered last: at most two renders a second for each tournament
-and language, however many watch and however fast hands come in."""
+"""The standings pages rendered last: for each tournament and language at most two looks
+at the database a second, and a render only when something changed, however many watch
+and however fast hands come in."""
 
 
 @bp.get("/turnier/<key>/stand")
 def standings(key: str):
     """The live standings: public by the tournament's key, big type. They follow the
     tables live (haferl's live.js asks with the ETag: `304` while nothing changed)."""
-    try:
-        tournament = ops.get_public(key)
-    except operations.NotFound:
-        abort(404, _("There are no such tournament standings."))
-    etag = live_etag("standings", *ops.live_version(tournament))
+    tournament: Tournament | None = None
 
-    def render() -> str:
+    def look() -> str:
+        nonlocal tournament
+        try:
+            tournament = ops.get_public(key)
+        except operations.NotFound:
+            abort(404, _("There are no such tournament standings."))
+        return live_etag("standings", *ops.live_version(tournament))
+
+    def render(etag: str) -> str:
+        assert tournament is not None  # looked up by look()
         return render_template(
             "tournaments/standings.html",
             tournament=tournament,
@@ -253,7 +260,7 @@ def standings(key: str):
             etag=etag,
         )
 
-    return recent_page(STANDINGS, live_etag("standings", key), etag, render)
+    return recent_page(STANDINGS, live_etag("standings", key), look, render)
 
 
 def pdf_response(body: bytes, filename: str) -> Response:
