@@ -62,18 +62,20 @@ def conditional(etag: str, render: Callable[[], object]) -> Response:
 
 @dataclass
 class KeptPage:
-    """A page as rendered at `etag`, and when it was last known to be the current one."""
+    """A page (HTML or JSON) as rendered at `etag`, and when it was last known to be the
+    current one."""
 
     etag: str
-    html: str
+    body: str
     checked: float
+    mimetype: str = "text/html"
     _gzipped: bytes | None = field(default=None, repr=False)
 
     def gzipped(self) -> bytes:
         """The page gzipped, once for everyone who gets it (a worker compressing the same
         bytes a hundred times a second has less time for the tablets)."""
         if self._gzipped is None:
-            self._gzipped = gzip.compress(self.html.encode(), compresslevel=6)
+            self._gzipped = gzip.compress(self.body.encode(), compresslevel=6)
         return self._gzipped
 
 
@@ -98,7 +100,9 @@ class RecentPages:
             return kept
         return None
 
-    def page(self, name: str, etag: str, render: Callable[[], str]) -> KeptPage:
+    def page(
+        self, name: str, etag: str, render: Callable[[], str], mimetype: str = "text/html"
+    ) -> KeptPage:
         """The page kept if it is this version (now known current again) or young enough,
         else `render()`'s, kept."""
         now = time.monotonic()
@@ -109,7 +113,7 @@ class RecentPages:
                 return kept
             if kept is not None and now - kept.checked < self.max_age:
                 return kept
-        page = KeptPage(etag, render(), now)
+        page = KeptPage(etag, render(), now, mimetype)
         with self._lock:
             self._pages[name] = page
             self._pages.move_to_end(name)
@@ -119,7 +123,11 @@ class RecentPages:
 
 
 def recent_page(
-    pages: RecentPages, name: str, look: Callable[[], str], render: Callable[[str], str]
+    pages: RecentPages,
+    name: str,
+    look: Callable[[], str],
+    render: Callable[[str], str],
+    mimetype: str = "text/html",
 ) -> Response:
     """`conditional` for a page kept in `pages`. `look()` reads what the page shows now and
     gives its ETag (or aborts, e.g. 404); it runs only when the kept page is older than
@@ -131,15 +139,15 @@ def recent_page(
         etag = look()
         if has_version(etag):
             return not_modified(etag)
-        kept = pages.page(name, etag, lambda: render(etag))
+        kept = pages.page(name, etag, lambda: render(etag), mimetype)
     if has_version(kept.etag):
         return not_modified(kept.etag)
     if request.accept_encodings["gzip"]:
-        response = current_app.response_class(kept.gzipped(), mimetype="text/html")
+        response = current_app.response_class(kept.gzipped(), mimetype=kept.mimetype)
         response.headers["Content-Encoding"] = "gzip"
         response.vary.add("Accept-Encoding")
     else:
-        response = current_app.make_response(kept.html)
+        response = current_app.response_class(kept.body, mimetype=kept.mimetype)
     response.set_etag(kept.etag, weak=True)
     response.vary.add("Cookie")
     return response

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import jsonify, request, url_for
+from flask import current_app, jsonify, request, url_for
 
 from scorer import operations
 from scorer import tournament_operations as ops
@@ -18,7 +18,7 @@ from scorer.domain import RuleError
 from scorer.domain.message import msg
 from scorer.extensions import db, limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
-from scorer.live import conditional, live_etag
+from scorer.live import RecentPages, live_etag, recent_page
 from scorer.models import Organiser, Tournament, TournamentRound
 
 
@@ -202,12 +202,26 @@ def standings(tournament_id: int):
     return jsonify(standings_to_json(own(tournament_id)))
 
 
+PUBLIC_STANDINGS = RecentPages(max_age=0.5)
+"""The public standings JSON given last, as the standings page is kept (`RecentPages`)."""
+
+
 @bp.get("/standings/<tournament_key>")
 def public_standings(tournament_key: str):
-    try:
-        tournament = ops.get_public(tournament_key)
-    except operations.NotFound:
-        raise ApiError(404, "not_found", msg("no such tournament")) from None
-    # A projector that asks with If-None-Match gets 304 while nothing changed.
-    etag = live_etag("standings-json", *ops.live_version(tournament))
-    return conditional(etag, lambda: jsonify(standings_to_json(tournament)))
+    """A projector that asks with If-None-Match gets 304 while nothing changed."""
+    tournament: Tournament | None = None
+
+    def look() -> str:
+        nonlocal tournament
+        try:
+            tournament = ops.get_public(tournament_key)
+        except operations.NotFound:
+            raise ApiError(404, "not_found", msg("no such tournament")) from None
+        return live_etag("standings-json", *ops.live_version(tournament))
+
+    def render(etag: str) -> str:
+        assert tournament is not None  # looked up by look()
+        return current_app.json.dumps(standings_to_json(tournament)) + "\n"
+
+    name = live_etag("standings-json", tournament_key)
+    return recent_page(PUBLIC_STANDINGS, name, look, render, "application/json")
