@@ -76,7 +76,10 @@ BIG_EVENING = 1990
 """Hands of the evening whose sheet is printed during the last leg; each print records
 one more hand first (a fresh render, not the cache), staying under the 2,000 limit."""
 THROWAWAY_DATABASE = "haferl_bench"
-ERROR_MARKS = ("Traceback", "[ERROR]", "[CRITICAL]", "WORKER TIMEOUT")
+ERROR_MARKS = ("Traceback", "[ERROR]", "[CRITICAL]", "WORKER TIMEOUT", "was sent SIG")
+"""Lines of the server's log that are errors; "Worker (pid:…) was sent SIGSEGV!" is only a
+warning to gunicorn, which starts a new worker, but every connection of the old one was
+cut (a tournament-day run of 2026-12-05 showed it only as a slow p95)."""
 
 
 @dataclass
