@@ -393,14 +393,28 @@ def import_session(plan: ImportPlan) -> TableSession:
     return session
 
 
-def close_session(session: TableSession) -> None:
-    _require_open(session)
+def close_session(session: TableSession, *, with_round: bool = False) -> None:
+    """End the evening. A tournament table is closed only with its round (`with_round`):
+    its key is in every player's hand, and a table ended early would end for good."""
+    require_closable(session, with_round=with_round)
     session.closed_at = utcnow()
     _changed(session)
     _history(
         session, "close", data={"balances": session.state["balances"], "pot": session.state["pot"]}
     )
     events.table_closed.send(session)
+
+
+def require_closable(session: TableSession, *, with_round: bool = False) -> None:
+    _require_open(session)
+    if not with_round and session.points_only and in_tournament(session):
+        raise Conflict(msg("a tournament table is closed with its round"))
+
+
+def in_tournament(session: TableSession) -> bool:
+    """Whether the table is one of a tournament round's tables."""
+    found = select(TournamentTable.id).where(TournamentTable.session_id == session.id)
+    return db.session.scalar(found) is not None
 
 
 def change_players(

@@ -310,7 +310,7 @@ def _close_locked(round_: TournamentRound) -> None:
     """Close the round and its open tables; the caller holds `lock_round`."""
     for table in round_.tables:
         if not table.session.closed:
-            operations.close_session(table.session)
+            operations.close_session(table.session, with_round=True)
     round_.closed_at = utcnow()
     db.session.flush()
 

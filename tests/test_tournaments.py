@@ -517,6 +517,33 @@ def test_a_round_closed_early_closes_its_tables(app, client):
     assert draw(client, auth, tid)["number"] == 2
 
 
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("de", "Ein Turniertisch wird mit seiner Runde geschlossen"),
+        ("en", "A tournament table is closed with its round"),
+    ],
+)
+def test_a_tournament_table_is_closed_only_by_its_round(app, client, language, text):
+    """Its key is in every player's hand: a table ended early by it would end for good."""
+    auth = organiser(app)
+    tid = created(client, auth, [f"P{i}" for i in range(8)], rounds=2)["id"]
+    key = draw(client, auth, tid)["tables"][0]["key"]
+    headers = {"Accept-Language": language}
+    for hands in (0, 1):
+        play_table(client, key, hands, random.Random(hands))
+        answer = client.post(f"{API}/sessions/{key}/close", headers=headers)
+        assert answer.status_code == 409, answer.get_json()
+        assert text.lower() in answer.get_json()["error"]["message"].lower()
+        for method in (client.get, client.post):
+            page = method(f"/t/{key}/schliessen", headers=headers)
+            assert page.status_code == 409
+            assert text.lower() in page.get_data(as_text=True).lower()
+        assert not session_of(client, key)["closed"]
+    closed = client.post(f"{API}/tournaments/{tid}/rounds/1/close", json={}, headers=auth)
+    assert closed.status_code == 200 and session_of(client, key)["closed"]
+
+
 def test_late_entry_and_withdrawal_between_rounds(app, client):
     auth = organiser(app)
     rng = random.Random(5)

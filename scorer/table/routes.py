@@ -546,6 +546,13 @@ def void(number: int):
 
 @bp.route("/t/<key>/schliessen", methods=["GET", "POST"])
 def close():
+    """End the evening, after a confirmation. A tournament table ends with its round: the
+    page says so (409) and nothing changes."""
+    try:
+        operations.require_closable(g.table)
+    except operations.Conflict as exc:
+        flash(say_error(exc), "error")
+        return render_table(table_hand_form(), status=409)
     if request.method == "POST":
         operations.close_session(g.table)
         db.session.commit()
