@@ -4,6 +4,10 @@ refused with a 4xx and changes nothing."""
 
 from __future__ import annotations
 
+import html
+import re
+from urllib.parse import urljoin, urlsplit
+
 import pytest
 
 from scorer.extensions import db, limiter
@@ -211,6 +215,54 @@ def test_login_never_redirects_to_another_host(app, client, target):
     location = response.headers["Location"]
     assert location.startswith("/") and not location.startswith(("//", "/\\")), location
     assert "evil" not in location.split("/")[1] if location.count("/") > 1 else True
+
+
+HOSTILE_PATHS = [
+    "/%5Cevil.example/",
+    "/%5C%5Cevil.example/",
+    "//evil.example/",
+    "/%2F%2Fevil.example/",
+    "/%2F/evil.example/",
+    "/%09/evil.example/",
+    "/%0A/evil.example/",
+    "/%0D%0A/evil.example/",
+    "/\\evil.example/",
+]
+
+
+def where_a_browser_goes(href: str) -> str:
+    """The host a browser opens for `href` on http://localhost/: it drops tabs and
+    newlines and reads a backslash as a slash (WHATWG URL)."""
+    cleaned = re.sub(r"[\t\n\r]", "", html.unescape(href)).replace("\\", "/")
+    return urlsplit(urljoin("http://localhost/page", cleaned)).netloc
+
+
+@pytest.mark.parametrize("path", HOSTILE_PATHS)
+def test_no_link_built_from_the_address_leaves_the_site(client, path):
+    page = client.get(path + "?x=1")
+    assert page.status_code in (200, 404)  # the test client reads "//host/" as a host
+    links = re.findall(r'href="([^"]*)"', page.get_data(as_text=True))
+    assert any("lang=" in link for link in links)
+    assert {where_a_browser_goes(link) for link in links} == {"localhost"}, links
+    # A page that answered a form links back to the referrer, only when it is this site's.
+    answered = client.post("/neu", data={}, headers={"Referer": "http://localhost" + path})
+    links = re.findall(r'href="([^"]*)"', answered.get_data(as_text=True))
+    assert {where_a_browser_goes(link) for link in links} == {"localhost"}, links
+
+
+@pytest.mark.parametrize(
+    "referrer", ["http://evil.example/", "http://localhost" + "//evil.example/"]
+)
+def test_a_tournament_error_goes_back_only_to_a_page_of_this_site(app, client, referrer):
+    from tests.test_tournaments import created, draw
+
+    auth = organiser(app)
+    log_in(client)
+    tid = created(client, auth, [f"P{i}" for i in range(6)], rounds=1)["id"]
+    draw(client, auth, tid)
+    again = client.post(f"/turniere/{tid}/auslosen", headers={"Referer": referrer})
+    assert again.status_code == 302
+    assert where_a_browser_goes(again.headers["Location"]) == "localhost", again.headers
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from flask import Flask, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale
 
+from scorer.validation import site_path, site_referrer
+
 T = TypeVar("T")
 LANGUAGES = ("de", "en")
 COOKIE = "lang"
@@ -59,12 +61,10 @@ def language_url(code: str) -> str:
     that answered a form (a POST) has no address to load again: the link goes back to the
     page the form was on (the referrer, when it is this site's), else to the start page."""
     if request.method in ("GET", "HEAD"):
-        path, args = request.path, request.args.to_dict(flat=False)
+        path, args = site_path(request.path), request.args.to_dict(flat=False)
     else:
-        came_from = urlsplit(request.referrer or "")
-        ours = came_from.netloc == request.host and came_from.path.startswith("/")
-        path = came_from.path if ours else "/"
-        args = parse_qs(came_from.query) if ours else {}
+        came_from = urlsplit(site_referrer(request.referrer, request.host) or "/")
+        path, args = came_from.path, parse_qs(came_from.query)
     args["lang"] = [code]
     return f"{request.script_root}{path}?{urlencode(args, doseq=True)}"
 

@@ -24,6 +24,7 @@ from scorer.tournaments.forms import (
     SwapForm,
     tournament_form,
 )
+from scorer.validation import site_referrer
 
 
 def own(tournament_id: int):
@@ -45,7 +46,7 @@ def round_of(tournament, number: int):
 @bp.errorhandler(ops.TournamentError)
 def tournament_error(exc: ops.TournamentError):
     flash(say_error(exc), "error")
-    return redirect(request.referrer or url_for("tournaments.index"))
+    return redirect(site_referrer(request.referrer, request.host) or url_for("tournaments.index"))
 
 
 @bp.get("/turniere")
