@@ -195,8 +195,14 @@ REJECTIONS = [
         "bonuses",
     ),
     ("tapp-valat-not-70", changed(TAPP, bonuses=[{"id": "valat"}]), "bonuses"),
-    # Tapp Tarock enters a Valat as a bonus: the 32-card games' flags mean nothing there.
-    ("tapp-all-tricks", changed(TAPP, points=70, all_tricks=True), "all_tricks"),
+    # Every trick is the declarer's Valat in Tapp Tarock too (RULES §1), never the
+    # defenders', and all 70 points.
+    (
+        "tapp-all-tricks-defenders-valat",
+        changed(TAPP, points=70, all_tricks=True, bonuses=[{"id": "valat", "side": "defenders"}]),
+        "all_tricks",
+    ),
+    ("tapp-all-tricks-not-70", changed(TAPP, points=69, all_tricks=True), "all_tricks"),
     ("tapp-no-tricks", changed(TAPP, points=0, no_tricks=True), "no_tricks"),
     ("strohmandeln-valat-not-70", changed(STROH, bonuses=[{"id": "valat"}]), "bonuses"),
     (
@@ -243,6 +249,19 @@ def test_every_broken_field_is_named(client):
     response = client.post(URL, json=body)
     assert response.status_code == 422
     assert {"declarer", "points", "trump"} <= set(response.get_json()["error"]["fields"])
+
+
+@pytest.mark.parametrize("base", [TAPP, STROH], ids=["tapp", "strohmandeln"])
+def test_every_trick_entered_as_the_flag_is_the_declarers_valat(client, base):
+    """RULES §1 enters every trick as `all_tricks`; an earlier release stored Tapp hands so.
+    It pays what the declarer's (silent) Valat bonus pays, and the two together agree."""
+    valat = [{"id": "valat", "side": "declarer", "made": True}]
+    as_bonus = client.post(URL, json=changed(base, points=70, bonuses=valat))
+    as_flag = client.post(URL, json=changed(base, points=70, all_tricks=True))
+    both = client.post(URL, json=changed(base, points=70, all_tricks=True, bonuses=valat))
+    assert as_bonus.status_code == as_flag.status_code == both.status_code == 200
+    assert as_flag.get_json()["net"] == as_bonus.get_json()["net"] == both.get_json()["net"]
+    assert as_flag.get_json()["net"]["Anton"] > 0
 
 
 def test_defender_points_are_accepted(client):

@@ -10,6 +10,24 @@ from scorer.domain.model import Bonus, Hand
 SIDES = ("declarer", "defenders")
 
 
+def made_valat(hand: Hand) -> Bonus | None:
+    """The Valat the hand made: a Valat bonus, or every trick entered as `all_tricks`
+    (RULES §1), which is the declarer's unannounced Valat."""
+    valat = next((b for b in hand.bonuses if b.id == "valat" and b.made), None)
+    if valat is None and hand.all_tricks:
+        valat = Bonus("valat", "declarer", announced=False, made=True)
+    return valat
+
+
+def check_all_tricks(hand: Hand) -> list[Msg]:
+    """Every trick entered as `all_tricks` and a Valat bonus entered beside it must agree:
+    the declarer made the Valat."""
+    given = next((b for b in hand.bonuses if b.id == "valat"), None)
+    if hand.all_tricks and given is not None and (given.side != "declarer" or not given.made):
+        return [msg("every trick to the declarer is the declarer's Valat")]
+    return []
+
+
 def check_bonuses(bonuses: Iterable[Bonus], allowed: Iterable[str], game: Msg) -> list[Msg]:
     """Messages for unknown, unplayed or doubly entered bonuses; empty when all is well."""
     allowed = tuple(allowed)

@@ -12,9 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.domain.bonuses import check_bonuses, check_valat_points, sign
+from scorer.domain.bonuses import (
+    check_all_tricks,
+    check_bonuses,
+    check_valat_points,
+    made_valat,
+    sign,
+)
 from scorer.domain.message import Msg, msg
-from scorer.domain.model import Bonus, Hand, Line
+from scorer.domain.model import Hand, Line
 from scorer.domain.params import Param
 from scorer.domain.payments import direct, points_times, won_or_lost_with
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
@@ -207,26 +213,15 @@ def _payer(table: Table):
     return pay_table
 
 
-def made_valat(hand: Hand) -> Bonus | None:
-    """The Valat the hand made: a Valat bonus, or every trick entered as `all_tricks`
-    (RULES §1), which is the declarer's unannounced Valat."""
-    valat = next((b for b in hand.bonuses if b.id == "valat" and b.made), None)
-    if valat is None and hand.all_tricks:
-        valat = Bonus("valat", "declarer", announced=False, made=True)
-    return valat
-
-
 def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
     table = TABLES[system.id]
     errors: dict[str, list[Msg]] = {}
     if hand.no_tricks:
         errors["no_tricks"] = [msg("enter the defenders' Valat as the Valat bonus")]
-    if hand.all_tricks:
-        given = next((b for b in hand.bonuses if b.id == "valat"), None)
-        if "valat" not in table.bonuses:
-            errors["all_tricks"] = [msg("%(table)s's table has no Valat", table=table.name)]
-        elif given is not None and (given.side != "declarer" or not given.made):
-            errors["all_tricks"] = [msg("every trick to the declarer is the declarer's Valat")]
+    if hand.all_tricks and "valat" not in table.bonuses:
+        errors["all_tricks"] = [msg("%(table)s's table has no Valat", table=table.name)]
+    elif all_tricks := check_all_tricks(hand):
+        errors["all_tricks"] = all_tricks
     messages = check_bonuses(hand.bonuses, table.bonus_ids(params), system.name)
     messages += [
         msg("'%(bonus)s' is not announced in Strohmandeln", bonus=b.id)

@@ -7,7 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorer.domain.bonuses import bonus_line, check_bonuses, check_valat_points, sign
+from scorer.domain.bonuses import (
+    bonus_line,
+    check_all_tricks,
+    check_bonuses,
+    check_valat_points,
+    made_valat,
+    sign,
+)
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import Bonus, Hand, Line
 from scorer.domain.params import Param
@@ -56,6 +63,7 @@ def pay(deal: Deal) -> Draft:
     hand, contract = deal.hand, deal.hand.contract
     won = deal.points >= TARGET
     valat = next((b for b in hand.bonuses if b.id == "valat" and (b.made or b.announced)), None)
+    valat = valat or made_valat(hand)  # every trick entered as `all_tricks`
     if valat is not None:
         # Valat replaces the contract and every other bonus.
         n, text = bonus_points(valat, contract)
@@ -104,6 +112,8 @@ def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
     messages += check_valat_points(hand, TOTAL)
     if messages:
         errors["bonuses"] = messages
+    if all_tricks := check_all_tricks(hand):
+        errors["all_tricks"] = all_tricks
     return errors
 
 
@@ -139,6 +149,6 @@ register_game(
         announceable=tuple(ANNOUNCED),
         trumps=False,
         counting="tarock",
-        flags=(),
+        flags=("all_tricks",),  # the declarer's Valat (RULES §1), as a Valat bonus is
     )
 )
