@@ -44,6 +44,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
         RATELIMIT_STORAGE_URI="memory://",
+        # Every 429 of Flask-Limiter's says when to come back (Retry-After), and a limited
+        # answer how much is left (X-RateLimit-*).
+        RATELIMIT_HEADERS_ENABLED=True,
         COMPRESS_MIMETYPES=[
             "text/html",
             "text/css",

@@ -115,29 +115,48 @@ def limited_app(tmp_path):
     dispose(app)
 
 
-def test_basic_auth_guessing_is_stopped_even_for_the_right_password(limited_app):
+def test_basic_auth_guessing_is_stopped_from_that_address_only(limited_app):
     client = limited_app.test_client()
     right = organiser(limited_app)
     wrong = basic("orga@example.org", "falsch")
-    statuses = [client.get(f"{API}/tournaments", headers=wrong).status_code for _ in range(12)]
+    attacker = {"REMOTE_ADDR": "10.6.6.6"}
+    statuses = [
+        client.get(f"{API}/tournaments", headers=wrong, environ_base=attacker).status_code
+        for _ in range(12)
+    ]
     assert statuses[:10] == [401] * 10 and statuses[10:] == [429, 429]
-    locked = client.get(f"{API}/tournaments", headers=right)
-    assert locked.status_code == 429 and locked.headers["Retry-After"]
+    locked = client.get(f"{API}/tournaments", headers=right, environ_base=attacker)
+    assert locked.status_code == 429
+    assert 0 < int(locked.headers["Retry-After"]) <= 60  # ten a minute were used up
+    # The organiser at her own laptop is not locked out by somebody else's guessing.
+    mine = client.get(f"{API}/tournaments", headers=right, environ_base={"REMOTE_ADDR": "10.1.1.1"})
+    assert mine.status_code == 200
 
 
-def test_the_login_form_counts_failures_per_account_across_addresses(limited_app):
+def test_guessing_from_many_addresses_brakes_the_account_but_never_locks_out_its_owner(
+    limited_app,
+):
+    from scorer.auth.credentials import ACCOUNT_BRAKE
+
     organiser(limited_app)
-    statuses = []
-    for n in range(12):
-        client = limited_app.test_client()
-        response = client.post(
+
+    def attempt(n: int, password: str = "falsch"):
+        return limited_app.test_client().post(
             "/veranstalter/anmelden",
-            data={"email": "orga@example.org", "password": "falsch"},
-            environ_base={"REMOTE_ADDR": f"10.0.0.{n}"},
+            data={"email": "orga@example.org", "password": password},
+            environ_base={"REMOTE_ADDR": f"10.0.{n // 200}.{n % 200 + 1}"},
         )
-        statuses.append(response.status_code)
-    assert statuses[:10] == [422] * 10 and statuses[10:] == [429, 429]
-    # Another account from a fresh address is not locked out by this.
+
+    statuses = [attempt(n).status_code for n in range(ACCOUNT_BRAKE.amount)]
+    assert statuses == [422] * ACCOUNT_BRAKE.amount  # one try each, each answered
+    # The brake holds now: an address that failed gets no further try this hour, not
+    # even with the right password, and is told when to come back, in its language.
+    again = attempt(3, PASSWORD)
+    assert again.status_code == 429 and 60 < int(again.headers["Retry-After"]) <= 3600
+    assert "Minuten" in again.get_data(as_text=True)
+    # An address that has not failed gets in with the right password at once.
+    assert attempt(999, PASSWORD).status_code == 302
+    # Another account is not braked by this.
     with limited_app.app_context():
         from scorer.auth.routes import create_organiser
 
@@ -146,7 +165,7 @@ def test_the_login_form_counts_failures_per_account_across_addresses(limited_app
     other = limited_app.test_client().post(
         "/veranstalter/anmelden",
         data={"email": "b@example.org", "password": PASSWORD},
-        environ_base={"REMOTE_ADDR": "10.9.9.9"},
+        environ_base={"REMOTE_ADDR": "10.0.0.4"},
     )
     assert other.status_code == 302
 
@@ -481,7 +500,10 @@ def test_new_tables_imports_and_pdfs_are_limited_per_address(limited_app):
     assert statuses[:20] == [201] * 20 and statuses[20] == 429
     refused = client.post(f"{API}/sessions", json=body)
     assert refused.get_json()["error"]["code"] == "too_many_requests"
-    assert client.post("/neu", data={}).status_code == 429  # the page shares the count
+    assert 0 < int(refused.headers["Retry-After"]) <= 60  # 20 a minute were used up
+    page = client.post("/neu", data={})
+    assert page.status_code == 429  # the page shares the count
+    assert 0 < int(page.headers["Retry-After"]) <= 60
     other = limited_app.test_client()
     key = other.post(
         f"{API}/sessions", json=body, environ_base={"REMOTE_ADDR": "10.1.1.1"}
@@ -495,6 +517,8 @@ def test_new_tables_imports_and_pdfs_are_limited_per_address(limited_app):
         for _ in range(11)
     ]
     assert imports[:10] == [422] * 10 and imports[10] == 429
+    again = other.post(f"{API}/sessions/import", json={}, environ_base={"REMOTE_ADDR": "10.2.2.2"})
+    assert again.status_code == 429 and 0 < int(again.headers["Retry-After"]) <= 60
     pdf = f"{API}/sessions/{key}/export.pdf"
     assert other.get(pdf, environ_base={"REMOTE_ADDR": "10.3.3.3"}).status_code == 200
     answers = [
@@ -512,3 +536,33 @@ def test_a_tournament_player_called_pot_is_refused(app, client):
     late = client.post(f"{API}/tournaments/{tid}/players", json={"name": "POT"}, headers=auth)
     assert late.status_code == 422
     assert client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("de", "Dieses Formular konnte nicht geprüft werden"),
+        ("en", "This form could not be checked"),
+    ],
+)
+def test_a_refused_form_says_so_in_the_readers_language(tmp_path, language, text):
+    """Flask-WTF's reasons are English ("The referrer header is missing."): the page says
+    ours, in the reader's language, and nothing is created."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    try:
+        client = app.test_client()
+        headers = {"Accept-Language": language}
+        page = client.get("/neu", base_url="https://localhost", headers=headers)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
+        assert token, "the form carries its token"
+        form = {"csrf_token": token.group(1), "game": "tarok", "system": "points-kasse"}
+        form |= {"player_0": "A", "player_1": "B", "player_2": "C"}
+        for sent in (form, {k: v for k, v in form.items() if k != "csrf_token"}):
+            # Over https Flask-WTF also wants a referrer of this site: none is sent here.
+            refused = client.post("/neu", data=sent, base_url="https://localhost", headers=headers)
+            assert refused.status_code == 400
+            assert text in refused.text and "referrer" not in refused.text.lower()
+        with app.app_context():
+            assert db.session.query(TableSession).count() == 0
+    finally:
+        dispose(app)

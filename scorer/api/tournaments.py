@@ -32,12 +32,12 @@ def organiser() -> Organiser:
     count here: a page the organiser visits could otherwise write with it."""
     try:
         who = credentials.from_basic_auth()
-    except credentials.TooManyFailures:
+    except credentials.TooManyFailures as exc:
         raise ApiError(
             429,
             "too_many_requests",
-            msg("too many wrong passwords for this account or from this address: wait"),
-            headers={"Retry-After": "60"},
+            msg("too many wrong passwords from this address: wait"),
+            headers={"Retry-After": str(exc.retry_after)},
         ) from None
     if who is None:
         raise ApiError(

@@ -16,6 +16,7 @@ import click
 from flask import current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_login import current_user, login_user, logout_user
 from sqlalchemy import func, select
 
@@ -105,15 +106,21 @@ def login():
     if not anyone_signed_up():
         return redirect(url_for("auth.signup"))
     form = LoginForm()
-    status = 200
+    status, headers = 200, {}
     if form.validate_on_submit():
         try:
             organiser = credentials.check(form.email.data, form.password.data)
-        except credentials.TooManyFailures:
+        except credentials.TooManyFailures as exc:
+            minutes = -(-exc.retry_after // 60)
             form.password.errors = [
-                _("Too many wrong attempts. Please wait an hour or ask the server's organiser.")
+                ngettext(
+                    "Too many wrong attempts from this device. Please try again in a minute.",
+                    "Too many wrong attempts from this device. "
+                    "Please try again in %(num)d minutes.",
+                    minutes,
+                )
             ]
-            status = 429
+            status, headers = 429, {"Retry-After": str(exc.retry_after)}
         else:
             if organiser is not None:
                 if not organiser.session_token:
@@ -124,7 +131,7 @@ def login():
             form.password.errors = [_("E-mail or password is wrong")]
     if form.errors and status == 200:
         status = 422
-    return render_template("auth/login.html", form=form), status
+    return render_template("auth/login.html", form=form), status, headers
 
 
 @bp.route("/registrieren", methods=["GET", "POST"])

@@ -5,6 +5,7 @@ the error's own message where it has one, else a sentence of ours for its status
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorer.i18n.catalogue import say
@@ -47,8 +48,18 @@ def error_title(exc: HTTPException) -> str:
     return str(ERROR_TITLES.get(exc.code or 500) or exc.name)
 
 
+FORM_NOT_CHECKED = _l(
+    "This form could not be checked: it is too old, or it was not sent from its page. "
+    "Please reload the page and send it again."
+)
+"""For every refusal of Flask-WTF's CSRF check, whose own reasons are English ("The
+referrer header is missing.") and mean the same to a player: reload and send again."""
+
+
 def error_text(exc: HTTPException) -> str:
     """The error's sentence: its own message, or the status code's sentence of ours."""
+    if isinstance(exc, CSRFError):
+        return str(FORM_NOT_CHECKED)
     code = exc.code or 500
     default = exc.description == type(exc).description or not exc.description or code == 429
     text = ERROR_TEXTS.get(code) if default else None
