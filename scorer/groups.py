@@ -22,7 +22,7 @@ from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.message import msg
 from scorer.domain.model import POT, pot_name_taken
-from scorer.domain.names import clean_name
+from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.season import PlayedHand, PlayerStats, player_stats, season_table, share_out
 from scorer.domain.settle import settle
@@ -134,22 +134,21 @@ def member_names(value: Any, field: str = "members") -> list[str]:
     if len(value) > MAX_MEMBERS:
         raise RuleError.one(field, msg("at most %(count)s names", count=MAX_MEMBERS))
     names = [clean_name(v, field, MAX_NAME) for v in value]
-    if len({n.casefold() for n in names}) != len(names):
-        raise RuleError.one(field, msg("names must be different"))
-    if any(n.casefold() == POT for n in names):
+    if clash := look_alike(names):
+        raise RuleError.one(field, alike_message(*clash))
+    if any(same_name(n, POT) for n in names):
         raise RuleError.one(field, pot_name_taken())
     return names
 
 
 def add_members(group: Group, names: Sequence[str]) -> None:
-    known = {m.casefold(): m for m in group.members}
-    new = [n for n in member_names(list(names)) if n.casefold() not in known]
-    for name in names:
-        if name.casefold() in known and known[name.casefold()] != name:
-            raise RuleError.one(
-                "members",
-                msg("'%(name)s' is '%(known)s'", name=name, known=known[name.casefold()]),
-            )
+    new = []
+    for name in member_names(list(names)):
+        known = next((m for m in group.members if same_name(m, name)), None)
+        if known is None:
+            new.append(name)
+        elif known != name:
+            raise RuleError.one("members", msg("'%(name)s' is '%(known)s'", name=name, known=known))
     if len(group.members) + len(new) > MAX_MEMBERS:
         raise RuleError.one("members", msg("at most %(count)s names", count=MAX_MEMBERS))
     if new:
@@ -165,8 +164,9 @@ def rename_member(group: Group, old: str, new: Any) -> None:
     [new] = member_names([new], "name")
     if new == old:
         return
-    if any(m.casefold() == new.casefold() for m in group.members if m != old):
-        raise RuleError.one("name", msg("another member has this name"))
+    taken = next((m for m in group.members if m != old and same_name(m, new)), None)
+    if taken is not None:
+        raise RuleError.one("name", alike_message(taken, new))
     group.members = [new if m == old else m for m in group.members]
     for session in evenings(group):
         _rename_in_evening(session, old, new)

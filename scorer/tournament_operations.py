@@ -21,7 +21,7 @@ from scorer.domain.facts import MAX_NAME
 from scorer.domain.ledger import Ledger
 from scorer.domain.message import msg
 from scorer.domain.model import POT, pot_name_taken
-from scorer.domain.names import clean_name
+from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.tournament import (
     Standing,
     TableScore,
@@ -72,15 +72,13 @@ def parse_player_list(text: str | list[str]) -> list[str]:
     names = [clean_name(line, "players", MAX_NAME) for line in lines if line.strip()]
     errors = []
     if len(names) < 3:
-        errors.append("a tournament needs at least 3 players")
+        errors.append(msg("a tournament needs at least 3 players"))
     if len(names) > MAX_PLAYERS:
-        errors.append(f"at most {MAX_PLAYERS} players")
-    if any(n.casefold() == POT for n in names):
-        errors.append(f"'{POT}' is the name of the pot: choose another name")
-    seen: set[str] = set()
-    twice = sorted({n for n in names if n.casefold() in seen or seen.add(n.casefold())})
-    if twice:
-        errors.append("named twice: " + ", ".join(twice))
+        errors.append(msg("at most %(count)s players", count=MAX_PLAYERS))
+    if any(same_name(n, POT) for n in names):
+        errors.append(pot_name_taken())
+    if clash := look_alike(names):
+        errors.append(alike_message(*clash))
     if errors:
         raise RuleError({"players": errors})
     return names
@@ -191,10 +189,11 @@ def hands_for(tournament: Tournament, table_size: int) -> int:
 def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A late entry: plays from the next round that is drawn."""
     name = clean_name(name, "name", MAX_NAME)
-    if name.casefold() == POT:
+    if same_name(name, POT):
         raise RuleError.one("name", pot_name_taken())
-    if any(p.name.casefold() == name.casefold() for p in tournament.players):
-        raise RuleError.one("name", msg("this name is taken in this tournament"))
+    taken = next((p.name for p in tournament.players if same_name(p.name, name)), None)
+    if taken is not None:
+        raise RuleError.one("name", alike_message(taken, name))
     if next_round_number(tournament) > tournament.rounds:
         raise TournamentError(msg("every round has been drawn"))
     player = TournamentPlayer(name=name, joined_round=next_round_number(tournament))

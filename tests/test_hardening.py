@@ -566,3 +566,59 @@ def test_a_refused_form_says_so_in_the_readers_language(tmp_path, language, text
             assert db.session.query(TableSession).count() == 0
     finally:
         dispose(app)
+
+
+LOOK_ALIKES = [
+    pytest.param("\uff21nton", id="fullwidth"),
+    pytest.param("\u0391nton", id="greek-alpha"),
+    pytest.param("\u0410nton", id="cyrillic-a"),
+    pytest.param("anton", id="case"),
+]
+
+
+@pytest.mark.parametrize("twin", LOOK_ALIKES)
+def test_names_that_look_alike_are_one_name_everywhere(app, client, twin):
+    """On a sheet 'Anton' and 'Ａnton' (or Greek 'Αnton') cannot be told apart: wherever
+    names must differ, the pair is refused with a message naming both, and nothing is
+    stored."""
+
+    def refused(response, field: str = "players") -> None:
+        assert response.status_code == 422, response.get_json()
+        said = str(response.get_json()["error"]["fields"][field])
+        assert "Anton" in said and twin in said and "look alike" in said, said
+
+    table = {"game": "haferltarock", "system": "parlett-units"}
+    refused(client.post(f"{API}/sessions", json={**table, "players": ["Anton", "Berta", twin]}))
+    group = {**table, "name": "Freitag", "members": ["Anton", "Berta", "Charlotte"]}
+    refused(
+        client.post(f"{API}/groups", json={**group, "members": ["Anton", twin, "Berta"]}), "members"
+    )
+    key = client.post(f"{API}/groups", json=group).get_json()["key"]
+    rename = client.put(f"{API}/groups/{key}/members/Berta", json={"name": twin})
+    refused(rename, "name")
+    auth = organiser(app)
+    refused(create(client, auth, ["Anton", "Berta", "Charlotte", twin]))
+    tid = create(client, auth, ["Anton", "Berta", "Charlotte"]).get_json()["id"]
+    late = client.post(f"{API}/tournaments/{tid}/players", json={"name": twin}, headers=auth)
+    refused(late, "name")
+    with app.app_context():
+        assert db.session.query(TableSession).count() == 0
+        assert [p.name for p in db.session.get(Tournament, tid).players] == [
+            "Anton",
+            "Berta",
+            "Charlotte",
+        ]
+    assert client.get(f"{API}/groups/{key}").get_json()["members"] == [
+        "Anton",
+        "Berta",
+        "Charlotte",
+    ]
+
+
+def test_distinct_names_stay_distinct():
+    from scorer.domain.names import look_alike, same_name
+
+    assert not same_name("Müller", "Muller") and not same_name("Anna", "Anne")
+    assert look_alike(["Jörg", "Jorg", "Sepp", "Seppi", "Ole", "Olga"]) is None
+    assert look_alike(["Ina", "lna"]) == ("Ina", "lna")  # capital I, small L
+    assert look_alike(["Pot", "P\u03bft"]) == ("Pot", "P\u03bft")  # Greek omicron

@@ -412,7 +412,13 @@ def test_create_messages_name_the_problem(app, client):
     few = create(client, auth, ["A", "B"]).get_json()["error"]["fields"]["players"]
     assert any("at least 3" in m for m in few)
     twice = create(client, auth, ["Anton", "Berta", "anton"]).get_json()["error"]["fields"]
-    assert any("twice" in m and "anton" in m for m in twice["players"])
+    assert any("look alike" in m and "anton" in m for m in twice["players"])
+    german = client.post(
+        f"{API}/tournaments",
+        json={"name": "T", "date": "2026-03-14", "game": GAME, "system": SYSTEM, "players": ["A"]},
+        headers={**auth, "Accept-Language": "de"},
+    )
+    assert "mindestens 3 Spieler" in str(german.get_json()["error"]["fields"]["players"])
     two = create(client, auth, ["A", "B", "C"], game="strohmandeln", system="beck")
     assert any("two-player" in m for m in two.get_json()["error"]["fields"]["game"])
     assert create(client, auth, ["A", "B", "C"], rounds=0).get_json()["error"]["fields"][

@@ -111,7 +111,7 @@ def test_create_table_and_open_it(client):
 def test_new_table_errors_beside_the_fields(client):
     response = new_table(client, players=["Anton", "Anton", "Berta"])
     assert response.status_code == 422
-    assert "Die Namen müssen verschieden sein" in response.get_data(as_text=True)
+    assert "„Anton“ ist zweimal genannt" in response.get_data(as_text=True)
     response = new_table(client, players=["Anton", "Berta"])
     assert response.status_code == 422
     assert "Name fehlt" in response.get_data(as_text=True)

@@ -13,7 +13,7 @@ from typing import Any
 from scorer.domain.cardpoints import declarer_points
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, Bonus, Hand, RuleError, pot_name_taken
-from scorer.domain.names import clean_name
+from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.registry import Game
 
 MAX_NAME = 40
@@ -48,10 +48,10 @@ def parse_players(value: Any, field: str = "players") -> list[str]:
     if len(value) > MAX_SEATS:
         raise RuleError.one(field, msg("at most %(count)s names", count=MAX_SEATS))
     names = [clean_name(v, field, MAX_NAME) for v in value]
-    if any(n.casefold() == POT for n in names):
+    if any(same_name(n, POT) for n in names):
         raise RuleError.one(field, pot_name_taken())
-    if len({n.casefold() for n in names}) != len(names):
-        raise RuleError.one(field, msg("names must be different"))
+    if clash := look_alike(names):
+        raise RuleError.one(field, alike_message(*clash))
     return names
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from scorer.domain.message import msg
 from scorer.domain.model import POT, Hand, RuleError, Score, pot_name_taken
+from scorer.domain.names import alike_message, look_alike, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import Transfer, settle, share_pot
 
@@ -128,7 +129,7 @@ class Ledger:
         self._check_seats(self.players)
         if self.first_dealer not in self.players:
             raise RuleError.one("first_dealer", msg("must be one of the players"))
-        spelled = {p.casefold(): p for p in self.players}
+        known = list(self.players)
         last = 0
         for lineup in self.lineups:
             self._check_seats(lineup.players)
@@ -136,15 +137,16 @@ class Ledger:
                 raise RuleError.one("players", msg("changes of players must come in order"))
             last = lineup.at
             for name in lineup.players:
-                if spelled.setdefault(name.casefold(), name) != name:
+                spelled = next((k for k in known if same_name(k, name)), name)
+                if spelled != name:
                     raise RuleError.one(
                         "players",
                         msg(
-                            "'%(name)s' is '%(known)s', who played before",
-                            name=name,
-                            known=spelled[name.casefold()],
+                            "'%(name)s' is '%(known)s', who played before", name=name, known=spelled
                         ),
                     )
+                if spelled not in known:
+                    known.append(name)
             if lineup.dealer not in lineup.players:
                 raise RuleError.one("dealer", msg("must be one of the players"))
 
@@ -163,9 +165,9 @@ class Ledger:
                     more=game.players[-1],
                 )
             raise RuleError.one("players", wrong)
-        if len({p.casefold() for p in players}) != len(players):
-            raise RuleError.one("players", msg("names must be different"))
-        if any(p.casefold() == POT for p in players):
+        if clash := look_alike(players):
+            raise RuleError.one("players", alike_message(*clash))
+        if any(same_name(p, POT) for p in players):
             raise RuleError.one("players", pot_name_taken())
         if self.rules.params.get("berliner") and len(players) > game.active:
             raise RuleError.one(

@@ -28,7 +28,7 @@ from scorer.domain.facts import MAX_ID, MAX_NAME, STORED_FIELDS, parse_hand
 from scorer.domain.ledger import Ledger, Lineup, Settlement
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
-from scorer.domain.names import clean_name
+from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
 from scorer.operations import MAX_HANDS, MAX_TABLE_NAME, ledger_for
 from scorer.validation import contains_nul
@@ -357,10 +357,10 @@ def _players(value: Any, bad, field: str = "players") -> list[str]:
     if clean != value:
         bad(field, msg("names must be written as Haferl stores them (no extra spaces)"))
         return []
-    if len({v.casefold() for v in value}) != len(value):
-        bad(field, msg("names must be different"))
+    if clash := look_alike(value):
+        bad(field, alike_message(*clash))
         return []
-    if any(v.casefold() == POT for v in value):
+    if any(same_name(v, POT) for v in value):
         # The pot is an account of the ledger: a player of that name would be merged into it.
         bad(field, pot_name_taken())
         return []
