@@ -41,8 +41,11 @@ IMPORTS = limiter.shared_limit(
     methods=["POST"],
     exempt_when=lambda: rate_limits_off(),
 )
-PDFS = limiter.limit("20 per minute; 200 per hour", exempt_when=lambda: rate_limits_off())
-"""Score sheets per address (a fresh one takes seconds of a child process)."""
+PDFS = limiter.shared_limit(
+    "20 per minute; 200 per hour", scope="pdfs", exempt_when=lambda: rate_limits_off()
+)
+"""PDFs per address, every kind together (score sheets, season reports, tournament
+papers): a fresh one takes seconds of the printer."""
 
 
 def rate_limits_off() -> bool:

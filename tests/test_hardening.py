@@ -622,3 +622,25 @@ def test_distinct_names_stay_distinct():
     assert look_alike(["Jörg", "Jorg", "Sepp", "Seppi", "Ole", "Olga"]) is None
     assert look_alike(["Ina", "lna"]) == ("Ina", "lna")  # capital I, small L
     assert look_alike(["Pot", "P\u03bft"]) == ("Pot", "P\u03bft")  # Greek omicron
+
+
+def test_every_kind_of_pdf_counts_against_one_limit_per_address(limited_app):
+    """Score sheets, season reports and tournament papers share the printer: 20 a minute
+    from one address, whichever kind, then 429 with when to come back."""
+    client = limited_app.test_client()
+    body = {"name": "Freitag", "game": "haferltarock", "system": "parlett-units"}
+    group = client.post(f"{API}/groups", json={**body, "members": PLAYERS}).get_json()
+    table = client.post(f"{API}/sessions", json={**body, "players": PLAYERS}).get_json()
+    season = f"/s/{group['key']}/saison.pdf"
+    sheet = f"{API}/sessions/{table['key']}/export.pdf"
+    here = {"REMOTE_ADDR": "10.4.4.4"}
+    answers = [client.get(season if n % 2 else sheet, environ_base=here) for n in range(20)]
+    assert {a.status_code for a in answers} <= {200, 202}
+    for paper in (season, sheet):
+        refused = client.get(paper, environ_base=here)
+        assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60
+    assert client.get(season, environ_base={"REMOTE_ADDR": "10.5.5.5"}).status_code in (200, 202)
+    tid = create(client, organiser(limited_app), PLAYERS).get_json()["id"]
+    log_in(client)
+    papers = [client.get(f"/turniere/{tid}/tabelle.pdf", environ_base=here) for _ in range(2)]
+    assert [p.status_code for p in papers] == [429, 429]

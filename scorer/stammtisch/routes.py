@@ -14,7 +14,7 @@ from scorer.domain import GAMES, RuleError
 from scorer.exports import season
 from scorer.exports.pdf import file_language, long_date
 from scorer.exports.routes import csv_response
-from scorer.extensions import NEW_TABLES, db
+from scorer.extensions import NEW_TABLES, PDFS, db
 from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.live import conditional, live_etag
@@ -209,6 +209,7 @@ def season_chart():
 
 
 @bp.get("/s/<group_key>/saison.pdf")
+@PDFS
 def season_pdf():
     """The season report, printed: standings, chart, the evenings, the Haferl's history, in
     the reader's language."""

@@ -11,7 +11,7 @@ from scorer import operations
 from scorer import tournament_operations as ops
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.exports import tournament_pdf
-from scorer.extensions import db
+from scorer.extensions import PDFS, db
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.models import Tournament
@@ -274,6 +274,7 @@ def pdf_response(body: bytes, filename: str) -> Response:
 
 @bp.get("/turniere/<n:tournament_id>/tabelle.pdf")
 @login_required
+@PDFS
 def standings_pdf(tournament_id: int):
     tournament = own(tournament_id)
     return pdf_response(tournament_pdf.standings_pdf(tournament), f"tabelle-{tournament.id}.pdf")
@@ -281,6 +282,7 @@ def standings_pdf(tournament_id: int):
 
 @bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische.pdf")
 @login_required
+@PDFS
 def assignments_pdf(tournament_id: int, number: int):
     round_ = round_of(own(tournament_id), number)
     return pdf_response(tournament_pdf.assignments_pdf(round_), f"tische-runde-{number}.pdf")
@@ -288,6 +290,7 @@ def assignments_pdf(tournament_id: int, number: int):
 
 @bp.get("/turniere/<n:tournament_id>/runde/<n:number>/spielzettel.pdf")
 @login_required
+@PDFS
 def blank_sheets_pdf(tournament_id: int, number: int):
     round_ = round_of(own(tournament_id), number)
     return pdf_response(tournament_pdf.blank_sheets_pdf(round_), f"spielzettel-runde-{number}.pdf")
