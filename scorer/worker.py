@@ -1,13 +1,20 @@
 """The gunicorn worker `make run` serves with: gunicorn's threaded worker (gthread), with
-the writes the tablets send answered by threads of their own.
+whole requests only handed to threads, and the writes the tablets send answered by threads
+of their own.
 
-Spectators' pages and live polls come by the hundred, a table's hand one at a time; in one
-thread pool a flood of reads queues every hand behind it. Here a new connection waits on
-the worker's poller (holding no thread) until its request's first bytes arrive, and the
-request line's method picks the pool: POST, PUT, PATCH and DELETE go to `WRITE_THREADS`
-threads of their own, everything else to the `--threads` pool. A flood of reads fills the
-read pool's queue, never the writes'. A kept-alive connection is sorted again for each
-request it sends.
+- **A request reaches a thread only when it has arrived.** gthread gives a connection to
+  a thread as soon as its first bytes come; a phone on bad Wi-Fi (or anyone on purpose)
+  sending its headers a line a second then holds that thread, and eight of them stop the
+  server. Here the worker's poller gathers each request (its head, and a body of up to
+  `GATHERED_BODY` bytes) without a thread, as a buffering proxy would; one that has not
+  arrived within `REQUEST_DEADLINE` seconds is cut off. A larger body (an import) goes to
+  a thread once its head is in: the import limit per address bounds those.
+- **Reads never queue the writes.** Spectators' pages and live polls come by the hundred,
+  a table's hand one at a time; in one thread pool a flood of reads queues every hand
+  behind it. The request line's method picks the pool: POST, PUT, PATCH and DELETE go to
+  `WRITE_THREADS` threads of their own, everything else to the `--threads` pool.
+
+A kept-alive connection is gathered and sorted again for each request it sends.
 
 This leans on gthread's own parts (its connection, its poller callbacks), so pyproject.toml
 keeps gunicorn to the major version this was written against.
@@ -28,6 +35,13 @@ from gunicorn.workers.gthread import DEFAULT_WORKER_DATA_TIMEOUT, TConn, ThreadW
 WRITE_THREADS = 8
 """Threads per server process for the requests that change something."""
 WRITES = (b"POST ", b"PUT ", b"PATCH ", b"DELETE ")
+REQUEST_DEADLINE = 10.0
+"""Seconds a request may take to arrive, from its first byte (a slow phone's hand is a
+few hundred bytes)."""
+GATHERED_HEAD = 64 * 1024
+"""A head longer than this goes to a thread as it is: gunicorn's parser refuses it."""
+GATHERED_BODY = 256 * 1024
+"""Bodies up to this size are gathered before a thread sees the request."""
 
 
 def is_write(head: bytes) -> bool:
@@ -40,6 +54,7 @@ class TabletsFirstWorker(ThreadWorker):
 
     def init_process(self) -> None:
         self.write_pool = ThreadPoolExecutor(WRITE_THREADS, thread_name_prefix="writes")
+        self.gathering: dict[socket.socket, _Gathering] = {}
         super().init_process()
 
     def accept(self, listener: socket.socket) -> None:
@@ -61,7 +76,51 @@ class TabletsFirstWorker(ThreadWorker):
         )
 
     def enqueue_req(self, conn: TConn) -> None:
-        pool = self.write_pool if is_write(_first_bytes(conn)) else self.tpool
+        """Gather the connection's next request on the poller, then hand it to a pool."""
+        if self.cfg.is_ssl:  # `make run` serves plain http; TLS ends at a proxy
+            self._dispatch(conn, _first_bytes(conn))
+            return
+        conn.init()  # the parser, for plain http without I/O
+        gathering = _Gathering(conn, conn.parser.unreader.take_buffered())
+        if gathering.complete():
+            self._dispatch(conn, gathering.handed_on())
+            return
+        self.gathering[conn.sock] = gathering
+        self.poller.register(conn.sock, selectors.EVENT_READ, self.on_gathering_readable)
+
+    def on_gathering_readable(self, sock: socket.socket) -> None:
+        gathering = self.gathering[sock]
+        try:
+            data = sock.recv(64 * 1024, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:  # the client went away
+            self._drop_gathering(sock)
+            return
+        gathering.data += data
+        if gathering.complete():
+            self.poller.unregister(sock)
+            del self.gathering[sock]
+            self._dispatch(gathering.conn, gathering.handed_on())
+
+    def murder_pending(self) -> None:
+        """Also cut off the requests that did not arrive in time."""
+        super().murder_pending()
+        now = time.monotonic()
+        for sock in [s for s, g in self.gathering.items() if g.deadline < now]:
+            self._drop_gathering(sock)
+
+    def _drop_gathering(self, sock: socket.socket) -> None:
+        gathering = self.gathering.pop(sock)
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            self.poller.unregister(sock)
+        self.nr_conns -= 1
+        gathering.conn.close()
+
+    def _dispatch(self, conn: TConn, head: bytes) -> None:
+        pool = self.write_pool if is_write(head) else self.tpool
         done = pool.submit(self.handle, conn)
         done.add_done_callback(
             lambda future: self.method_queue.defer(self.finish_request, conn, future)
@@ -89,3 +148,38 @@ def _first_bytes(conn: TConn) -> bytes:
         with contextlib.suppress(OSError):
             head += conn.sock.recv(8 - len(head), socket.MSG_PEEK | socket.MSG_DONTWAIT)
     return head
+
+
+class _Gathering:
+    """A request arriving on a connection: the bytes so far, and until when it may take."""
+
+    def __init__(self, conn: TConn, data: bytes):
+        self.conn, self.data = conn, bytearray(data)
+        self.deadline = time.monotonic() + REQUEST_DEADLINE
+
+    def complete(self) -> bool:
+        """Whether the request is in (or as much of it as is gathered): its head, and a
+        body of the length it names; a chunked body up to its last chunk."""
+        end = self.data.find(b"\r\n\r\n")
+        if end < 0:
+            return len(self.data) > GATHERED_HEAD
+        head = bytes(self.data[:end]).lower()
+        body = len(self.data) - end - 4
+        if b"\ntransfer-encoding:" in head:
+            return body > GATHERED_BODY or self.data.endswith(b"0\r\n\r\n")
+        length = _content_length(head)
+        return length is None or length > GATHERED_BODY or body >= length
+
+    def handed_on(self) -> bytes:
+        """Put the gathered bytes where the request's parser reads first; its first bytes."""
+        self.conn.parser.unreader.unread(bytes(self.data))
+        return bytes(self.data[:8])
+
+
+def _content_length(head: bytes) -> int | None:
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip() == b"content-length":
+            value = value.strip()
+            return int(value) if value.isdigit() and len(value) < 16 else None
+    return None
