@@ -7,6 +7,7 @@ come back (202, Retry-After, a page that reloads itself) while the print goes on
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -160,3 +161,33 @@ def test_an_older_version_still_waiting_for_the_printer_is_dropped(
         answer = until_printed(client, url)
         assert answer.status_code == 200
     assert len(laid_out) == 2  # the table list and the newer standings only
+
+
+def test_a_paper_behind_a_busy_printer_is_answered_at_once(app, drawn_tournament, monkeypatch):
+    """A request whose paper cannot get the printer holds no thread while it waits: it is
+    told 'being printed' at once, not after WAIT seconds, and its reload finds the PDF."""
+    tid, _, _ = drawn_tournament
+    started, release = threading.Event(), threading.Event()
+    real = weasy.write_pdf
+
+    def held(html: str, static: Path, stylesheet: str) -> bytes:
+        started.set()
+        release.wait(10)
+        return real(html, static, stylesheet)
+
+    monkeypatch.setattr(weasy, "write_pdf", held)
+    monkeypatch.setattr(printing, "WAIT", 5.0)
+    printing_list = app.test_client()
+    assert log_in(printing_list).status_code == 302
+    busy = threading.Thread(target=printing_list.get, args=(f"/turniere/{tid}/runde/1/tische.pdf",))
+    with app.test_client() as client:
+        assert log_in(client).status_code == 302
+        busy.start()
+        assert started.wait(10)  # the one printer thread is laying out the table list
+        before = time.monotonic()
+        behind = client.get(f"/turniere/{tid}/tabelle.pdf")
+        waited = time.monotonic() - before
+        assert behind.status_code == 202 and waited < printing.WAIT / 2, waited
+        release.set()
+        busy.join(10)
+        assert until_printed(client, f"/turniere/{tid}/tabelle.pdf").status_code == 200

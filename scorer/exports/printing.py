@@ -8,9 +8,10 @@ language, by a printer thread of the server process rather than by the request.
 - else the request renders the paper's HTML (in its own language, `html()`) and hands it
   to the printer: `weasy.AT_ONCE` threads, each laying out one PDF at a time in a child
   process. Requests for a paper already being printed wait for that print (never a
-  second one), and a paper's older versions still waiting are dropped; a request waits at
-  most `WAIT` seconds, then hears `StillPrinting` (the page says "being printed" and
-  reloads itself) while the print goes on, so a burst of prints holds no request thread
+  second one), and a paper's older versions still waiting are dropped. A request waits
+  only while its paper is on the printer, at most `WAIT` seconds; one whose paper waits
+  behind others' hears `StillPrinting` at once (the page says "being printed" and reloads
+  itself, and the reload finds the cache), so a burst of prints holds no request thread
   for long. At most `QUEUED` papers wait for the printer;
   beyond that the printer is busy (`PrinterBusy`, 503).
 
@@ -23,6 +24,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -39,6 +41,8 @@ QUEUED = 8
 """Papers that may wait for the printer at once (per server process)."""
 COME_BACK = 3
 """Seconds after which the "being printed" page asks again."""
+STARTING_CHECKS, STARTING_PAUSE = 10, 0.005
+"""How long a request looks for an idle printer to take its job: 50 ms at most."""
 
 log = logging.getLogger(__name__)
 _printer = ThreadPoolExecutor(weasy.AT_ONCE, thread_name_prefix="printer")
@@ -84,10 +88,22 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
                 job.add_done_callback(lambda done: _forget(path, done))
         for waiting in older:  # a newer version is wanted (outside the guard: a cancel
             waiting.cancel()  # forgets its job at once); only if it has not started
+    if not _on_the_printer(job):
+        raise StillPrinting(name)
     try:
         return job.result(timeout=WAIT)
     except (FutureTimeout, CancelledError):  # cancelled: a newer version is on its way
         raise StillPrinting(name) from None
+
+
+def _on_the_printer(job: Future[bytes]) -> bool:
+    """Whether a printer thread has taken the job (or done it): an idle one takes a new
+    job within a moment, which is waited for; a busy printer leaves it waiting."""
+    for _ in range(STARTING_CHECKS):
+        if job.running() or job.done():
+            return True
+        time.sleep(STARTING_PAUSE)
+    return False
 
 
 def _print(html: str, static: Path, stylesheet: str, path: Path, name: str, version: str) -> bytes:
