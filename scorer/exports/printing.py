@@ -7,13 +7,14 @@ language, by a printer thread of the server process rather than by the request.
   printed before; writing a new version removes the older ones of the same paper;
 - else the request renders the paper's HTML (in its own language, `html()`) and hands it
   to the printer: `weasy.AT_ONCE` threads, each laying out one PDF at a time in a child
-  process. Requests for a paper already being printed wait for that print (never a
-  second one), and a paper's older versions still waiting are dropped. A request waits
-  only while its paper is on the printer, at most `WAIT` seconds; one whose paper waits
-  behind others' hears `StillPrinting` at once (the page says "being printed" and reloads
-  itself, and the reload finds the cache), so a burst of prints holds no request thread
-  for long. At most `QUEUED` papers wait for the printer;
-  beyond that the printer is busy (`PrinterBusy`, 503).
+  process. One request renders a paper's HTML and hands it on; requests for a paper
+  already being rendered or printed never start a second one, and a paper's older versions
+  still waiting are dropped. A request waits only while its paper is on the printer, at
+  most `WAIT` seconds, and at most `WAITING` requests wait at once; every other one hears
+  `StillPrinting` at once (the page says "being printed" and reloads itself, and the
+  reload finds the cache), so a burst of prints holds few request threads, briefly. At
+  most `QUEUED` papers wait for the printer; beyond that the printer is busy
+  (`PrinterBusy`, 503).
 
 A print that fails is forgotten: the next request tries again.
 """
@@ -41,6 +42,9 @@ QUEUED = 8
 """Papers that may wait for the printer at once (per server process)."""
 COME_BACK = 3
 """Seconds after which the "being printed" page asks again."""
+WAITING = 2
+"""Requests (of a server process) that may wait for a print at once: the rest of its
+threads stay free for the tables."""
 STARTING_CHECKS, STARTING_PAUSE = 10, 0.005
 """How long a request looks for an idle printer to take its job: 50 ms at most."""
 
@@ -50,6 +54,9 @@ _guard = threading.RLock()
 """Reentrant: a job done (or cancelled) by the time its callback is added forgets itself at
 once, in the thread that holds the guard."""
 _printing: dict[Path, Future[bytes]] = {}
+_rendering: set[Path] = set()
+"""Papers whose HTML a request is rendering now, before they go to the printer."""
+_waiting = threading.BoundedSemaphore(WAITING)
 
 
 class StillPrinting(Exception):  # noqa: N818 (a state, not a failure)
@@ -71,29 +78,50 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
         pass
     with _guard:
         job = _printing.get(path)
-    older: list[Future[bytes]] = []
+        if job is None:
+            if path in _rendering:  # another request is preparing it
+                raise StillPrinting(name)
+            _rendering.add(path)
     if job is None:
-        page = html()  # in the request: its language, its app
-        static = Path(current_app.static_folder or "static")
-        with _guard:
-            job = _printing.get(path)
-            if job is None:
-                if path.exists():  # printed and handed over meanwhile
-                    return path.read_bytes()
-                if len(_printing) >= QUEUED:
-                    raise PrinterBusy("too many papers are waiting for the printer")
-                older = [w for p, w in _printing.items() if _older(p, path, name, version)]
-                job = _printer.submit(_print, page, static, stylesheet, path, name, version)
-                _printing[path] = job
-                job.add_done_callback(lambda done: _forget(path, done))
-        for waiting in older:  # a newer version is wanted (outside the guard: a cancel
-            waiting.cancel()  # forgets its job at once); only if it has not started
-    if not _on_the_printer(job):
+        try:
+            job = _hand_to_printer(name, version, path, html, stylesheet)
+        finally:
+            with _guard:
+                _rendering.discard(path)
+        if isinstance(job, bytes):
+            return job
+    if not _on_the_printer(job) or not _waiting.acquire(blocking=False):
         raise StillPrinting(name)
     try:
         return job.result(timeout=WAIT)
     except (FutureTimeout, CancelledError):  # cancelled: a newer version is on its way
         raise StillPrinting(name) from None
+    finally:
+        _waiting.release()
+
+
+def _hand_to_printer(
+    name: str, version: str, path: Path, html: Callable[[], str], stylesheet: str
+) -> Future[bytes] | bytes:
+    """Render the paper's HTML in the request (its language, its app) and give it to the
+    printer: the print job, or the PDF when it was printed and handed over meanwhile."""
+    page = html()
+    static = Path(current_app.static_folder or "static")
+    older: list[Future[bytes]] = []
+    with _guard:
+        job = _printing.get(path)
+        if job is None:
+            if path.exists():
+                return path.read_bytes()
+            if len(_printing) >= QUEUED:
+                raise PrinterBusy("too many papers are waiting for the printer")
+            older = [w for p, w in _printing.items() if _older(p, path, name, version)]
+            job = _printer.submit(_print, page, static, stylesheet, path, name, version)
+            _printing[path] = job
+            job.add_done_callback(lambda done: _forget(path, done))
+    for waiting in older:  # a newer version is wanted (outside the guard: a cancel
+        waiting.cancel()  # forgets its job at once); only if it has not started
+    return job
 
 
 def _on_the_printer(job: Future[bytes]) -> bool:
