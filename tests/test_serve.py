@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import threading
 import time
 
 import pytest
@@ -171,5 +172,52 @@ def test_a_request_gathered_in_pieces_is_answered_whole(tmp_path):
                 assert data, answers[:300]
                 answers += data
         assert answers.startswith(b"HTTP/1.1 201") and b"HTTP/1.1 200" in answers
+    finally:
+        server.stop()
+
+
+def test_a_pdf_burst_leaves_the_tables_answered(tmp_path):
+    """Ten score sheets of a long evening asked for at once, on the server as `make run`
+    starts it: every other table is answered meanwhile (each light request within its 2 s
+    timeout), and no sheet's request holds its thread for the whole print: the sheets are
+    answered 'being printed' (202) or printed (200), and the reload finds the print."""
+    url = f"sqlite:///{tmp_path / 'burst.sqlite3'}"
+    migrate_fresh(url)
+    server = start_server(url, tmp_path / "server.log")
+    try:
+        body = {"game": "tarok", "system": "points-kasse", "players": ["A", "B", "C"]}
+        _, long_evening = call(server.port, "POST", "/api/v1/sessions", body)
+        _, other = call(server.port, "POST", "/api/v1/sessions", body)
+        for n in range(150):
+            hand = {"declarer": "ABC"[n % 3], "contract": "frage", "trump": "gras"}
+            status, _ = call(
+                server.port,
+                "POST",
+                f"/api/v1/sessions/{long_evening['key']}/hands",
+                {**hand, "points": 40 + n % 60},
+            )
+            assert status == 201
+        sheet = f"/api/v1/sessions/{long_evening['key']}/export.pdf"
+        answers: list[int] = []
+        askers = [
+            threading.Thread(target=lambda: answers.append(call(server.port, "GET", sheet)[0]))
+            for _ in range(10)
+        ]
+        for asker in askers:
+            asker.start()
+        light = []
+        while any(asker.is_alive() for asker in askers):
+            light.append(
+                call(server.port, "GET", f"/api/v1/sessions/{other['key']}/settlement", timeout=2)
+            )
+        for asker in askers:
+            asker.join()
+        assert light and {status for status, _ in light} == {200}
+        assert sorted(set(answers)) in ([200], [202], [200, 202]), answers
+        deadline = time.monotonic() + 60
+        while (status := call(server.port, "GET", sheet)[0]) == 202:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        assert status == 200
     finally:
         server.stop()
