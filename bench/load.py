@@ -76,6 +76,8 @@ BIG_EVENING = 1990
 """Hands of the evening whose sheet is printed during the last leg; each print records
 one more hand first (a fresh render, not the cache), staying under the 2,000 limit."""
 THROWAWAY_DATABASE = "haferl_bench"
+COME_BACK = 3
+"""Seconds after which a "being printed" page asks again (`scorer.exports.printing`)."""
 ERROR_MARKS = ("Traceback", "[ERROR]", "[CRITICAL]", "WORKER TIMEOUT", "was sent SIG")
 """Lines of the server's log that are errors; "Worker (pid:…) was sent SIGSEGV!" is only a
 warning to gunicorn, which starts a new worker, but every connection of the old one was
@@ -259,11 +261,17 @@ def hands_leg(
 
 
 def print_sheets(port: int, key: str | None, leg: Leg, stop: threading.Event) -> None:
-    """Print `key`'s score sheet again and again until `stop`; the times go to `leg.pdfs`."""
+    """Print `key`'s score sheet again and again until `stop`, each after one more hand, as
+    a person does: a "being printed" answer (202) is asked again after its Retry-After. The
+    time from the first ask until the sheet arrived goes to `leg.pdfs`, with its last status."""
     while not stop.is_set():
-        call(port, "POST", f"/api/v1/sessions/{key}/hands", hand(0, len(leg.pdfs)))
+        recorded, _ = call(port, "POST", f"/api/v1/sessions/{key}/hands", hand(0, len(leg.pdfs)))
+        if recorded != 201:  # the evening is full: every further sheet would be the cache's
+            return
         start = time.perf_counter()
         status, _ = call(port, "GET", f"/api/v1/sessions/{key}/export.pdf", timeout=120)
+        while status == 202 and not stop.wait(COME_BACK):
+            status, _ = call(port, "GET", f"/api/v1/sessions/{key}/export.pdf", timeout=120)
         leg.pdfs.append((status, time.perf_counter() - start))
 
 
@@ -397,8 +405,8 @@ def report(label: str, legs: list[Leg], log_errors: list[str], log: Path) -> Non
         marks.append(f"refused+lost+5xx+conn {bad} (0: {'met' if bad == 0 else 'MISSED'})")
         print(f"  {leg.name}: " + "; ".join(marks))
         if leg.pdfs:
-            times = ", ".join(f"{status} in {seconds:.1f} s" for status, seconds in leg.pdfs)
-            print(f"      PDFs of a ~{BIG_EVENING}-hand evening meanwhile: {times}")
+            times = ", ".join(f"{status} after {seconds:.1f} s" for status, seconds in leg.pdfs)
+            print(f"      sheets of a ~{BIG_EVENING}-hand evening meanwhile: {times}")
     if log_errors:
         print(f"  server log: {len(log_errors)} error line(s), first ones:")
         for line in log_errors[:5]:
