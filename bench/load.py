@@ -332,10 +332,20 @@ def check_integrity(
 
 
 def server_log_errors(log: Path) -> list[str]:
+    """The log's error lines; a traceback with its last line (the exception), which says
+    what happened."""
     if not log.exists():
         return []
     lines = log.read_text(errors="replace").splitlines()
-    return [line for line in lines if any(mark in line for mark in ERROR_MARKS)]
+    errors = []
+    for number, line in enumerate(lines):
+        if any(mark in line for mark in ERROR_MARKS):
+            if "Traceback" in line:
+                rest = lines[number + 1 : number + 60]
+                last = next((x for x in rest if x and not x.startswith((" ", "\t"))), "")
+                line = f"{line} … {last}"
+            errors.append(line)
+    return errors
 
 
 def run_database(label: str, url: str, tablets: int, per_tablet: int, log: Path) -> list[Leg]:

@@ -106,10 +106,12 @@ class TabletsFirstWorker(ThreadWorker):
             self._dispatch(gathering.conn, gathering.handed_on())
 
     def murder_pending(self) -> None:
-        """Also cut off the requests that did not arrive in time."""
+        """Also cut off the requests that did not arrive in time, and, once the worker is
+        stopping, every request still arriving (it would only delay the stop)."""
         super().murder_pending()
         now = time.monotonic()
-        for sock in [s for s, g in self.gathering.items() if g.deadline < now]:
+        late = [s for s, g in self.gathering.items() if g.deadline < now or not self.alive]
+        for sock in late:
             self._drop_gathering(sock)
 
     def _drop_gathering(self, sock: socket.socket) -> None:
