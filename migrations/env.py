@@ -91,10 +91,47 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            run_on_sqlite(connection, conf_args)
+            return
+        # PostgreSQL: transactional DDL, every pending migration in one transaction; a
+        # failure leaves the database as it was.
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
+
+
+def run_on_sqlite(connection, conf_args):
+    """SQLite: every pending migration in one transaction, with foreign keys off.
+
+    The app turns foreign keys on for every connection (scorer/app.py). A batch migration
+    copies a table into a new one and drops the old one; with foreign keys on, dropping a
+    table that other tables reference fails (or, with ON DELETE actions, changes them). So
+    this follows SQLite's own recipe for such changes (https://sqlite.org/lang_altertable.html):
+    foreign keys off (a pragma that is a no-op inside a transaction, so set before BEGIN),
+    BEGIN, the migrations, `PRAGMA foreign_key_check` (no row may point nowhere), COMMIT;
+    any failure rolls everything back. Python's sqlite3 module would commit DDL on its own
+    and opens no transaction before it, so the driver's connection is put in autocommit
+    mode for the duration and the transaction is ours."""
+    raw = connection.connection.driver_connection
+    connection.commit()  # whatever SQLAlchemy began (nothing is pending)
+    isolation_level = raw.isolation_level
+    raw.isolation_level = None
+    try:
+        raw.execute("PRAGMA foreign_keys=OFF")
+        # SQLAlchemy's transaction (the driver's commit and rollback end ours), begun before
+        # Alembic is configured: Alembic then sees an outer transaction and commits nothing.
+        with connection.begin():
+            raw.execute("BEGIN IMMEDIATE")
+            context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+            context.run_migrations()
+            broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"PRAGMA foreign_key_check after the migrations: {broken[:10]}")
+    finally:
+        raw.execute("PRAGMA foreign_keys=ON")
+        raw.isolation_level = isolation_level
 
 
 if context.is_offline_mode():

@@ -17,7 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
-from scorer import i18n, security
+from scorer import backups, i18n, security
 from scorer.connections import ping_after_idle
 from scorer.extensions import compress, csrf, db, limiter, login_manager, migrate
 from scorer.locks import release_writer
@@ -105,6 +105,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api.bp)
     web.init_app(app)
+    backups.register(app)  # `flask scorer backup` and `restore`, beside create-organiser
     return app
 
 

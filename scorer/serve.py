@@ -9,6 +9,11 @@ found without sending a packet) with a QR code, and the one-time setup code of t
 organiser sign-up while nobody has an account. SQLite gets one process with threads (one
 writer at a time anyway); PostgreSQL gets several processes. `GUNICORN_CMD_ARGS` and
 `FORWARDED_ALLOW_IPS` reach gunicorn as usual (see README, "A club or tournament server").
+
+On SQLite it holds the database's server lock from before the migration until gunicorn
+ends (`scorer restore` is refused meanwhile), takes a backup before a migration that has
+something to do (put back if the migration fails), and starts a small keeper process that
+takes a backup a day while serving (scorer/backups.py; README, "Backups").
 """
 
 from __future__ import annotations
@@ -16,7 +21,11 @@ from __future__ import annotations
 import io
 import os
 import socket
+import subprocess
 import sys
+import traceback
+from pathlib import Path
+from typing import NamedTuple
 
 import segno
 
@@ -73,23 +82,151 @@ def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None
     ]
 
 
-def prepare() -> tuple[bool, str | None]:
-    """Migrate the database; returns (SQLite?, the setup code while nobody signed up)."""
+class Prepared(NamedTuple):
+    sqlite: bool
+    code: str | None
+    """The setup code while nobody signed up."""
+    database: Path | None = None
+    """The SQLite file (None on PostgreSQL)."""
+    backups: Path | None = None
+    """Where its backups go."""
+    lock: int | None = None
+    """The descriptor holding the server's lock on the SQLite file (inherited by gunicorn)."""
+
+
+def prepare() -> Prepared:
+    """Migrate the database. On SQLite first take the server's lock (scorer.backups) and,
+    when a migration has something to do, a backup (instance/backups/); a failed migration
+    puts that backup back (the migrations run in one transaction anyway, see
+    migrations/env.py; the copy also covers what a transaction cannot) and ends with what
+    to do. On PostgreSQL the migrations' one transaction leaves the database as it was."""
     from flask_migrate import upgrade
 
-    from scorer import create_app
+    from scorer import backups, create_app
     from scorer.auth.routes import anyone_signed_up, setup_code
     from scorer.extensions import db
     from scorer.restate import restate_old_explanations
 
     app = create_app()
     with app.app_context():
-        upgrade()
+        database = backups.sqlite_file(db.engine.url)
+        directory = lock = copy = None
+        if database is not None:
+            directory = backups.backup_dir(database, app.config.get("BACKUP_DIR"))
+            lock = backups.hold_serving_lock(database)
+            if migrations_pending():
+                try:
+                    copy = backups.automatic_backup(database, directory)
+                except backups.BackupError as exc:
+                    os.close(lock)
+                    raise SystemExit(f"{exc}\n{NOT_STARTED}") from None
+                sys.stderr.write(f"  Sicherung vor der Aktualisierung / backup first: {copy}\n")
+        try:
+            upgrade()
+        except BaseException as exc:  # Flask-Migrate ends a RuntimeError with sys.exit(1)
+            traceback.print_exc()
+            db.session.remove()
+            db.engine.dispose()
+            message = upgrade_failed(exc, database, copy)
+            if lock is not None:
+                os.close(lock)
+            raise SystemExit(message) from None
         restate_old_explanations()
         code = None if anyone_signed_up() else setup_code()
         sqlite = db.engine.dialect.name == "sqlite"
         db.engine.dispose()
-    return sqlite, code
+    return Prepared(sqlite, code, database, directory, lock)
+
+
+NOT_STARTED = "  Haferl wurde nicht gestartet. / Haferl was not started."
+
+
+def migrations_pending() -> bool:
+    """Whether `flask db upgrade` has something to do on a database that holds data."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from flask import current_app
+    from sqlalchemy import inspect
+
+    from scorer.extensions import db
+
+    config = current_app.extensions["migrate"].migrate.get_config()
+    heads = set(ScriptDirectory.from_config(config).get_heads())
+    with db.engine.connect() as connection:
+        if not inspect(connection).get_table_names():
+            return False  # a new, empty database: nothing to keep
+        current = set(MigrationContext.configure(connection).get_current_heads())
+    return current != heads
+
+
+def upgrade_failed(exc: BaseException, database: Path | None, copy: Path | None) -> str:
+    """Put the backup taken before the migration back (SQLite) and say what happened and
+    what to do, in German and English."""
+    from scorer import backups
+
+    reason = f"{type(exc).__name__} ({exc})"
+    de, en = reason, reason
+    if isinstance(exc, SystemExit):  # Flask-Migrate logged the error and exited
+        de, en = "der Fehler steht oben", "the error is shown above"
+    lines = [
+        "",
+        f"  Die Datenbank konnte nicht aktualisiert werden: {de}",
+        f"  The database could not be upgraded: {en}",
+    ]
+    if database is not None and copy is not None:
+        try:
+            failed = backups.set_aside(database, "failed-upgrade")
+            backups.take_backup(copy, database)
+        except (backups.BackupError, OSError) as again:
+            lines += [
+                f"  Die Sicherung {copy} konnte nicht zurückgelegt werden ({again}): bitte mit",
+                f"  `flask --app wsgi scorer restore {copy}` zurückspielen.",
+                f"  The backup {copy} could not be put back ({again}): restore it with",
+                f"  `flask --app wsgi scorer restore {copy}`.",
+            ]
+        else:
+            lines += [
+                f"  Sie ist wieder wie vorher (aus der Sicherung {copy}); nichts ist verloren.",
+                f"  It is as it was before (from the backup {copy}); nothing is lost.",
+                f"  (Der fehlgeschlagene Stand / the failed state: {failed})",
+            ]
+    else:
+        lines += [
+            "  Sie ist unverändert (alle Schritte in einer Transaktion); nichts ist verloren.",
+            "  It is unchanged (every step in one transaction); nothing is lost.",
+        ]
+    lines += [
+        "  Was tun: die vorige Version von Haferl starten (git checkout <vorige Version>,",
+        "  make run) und den Fehler mit dieser Ausgabe melden.",
+        "  What to do: run the previous version of Haferl (git checkout <previous version>,",
+        "  make run) and report the error with this output.",
+        NOT_STARTED,
+    ]
+    return "\n".join(lines)
+
+
+def start_backup_keeper(database: Path, directory: Path) -> subprocess.Popen:
+    """A small process beside the server that takes a backup whenever the newest is a day
+    old (scorer.backups.keep_daily). A process, not a thread: the serving process becomes
+    gunicorn by exec, and a thread in gunicorn's arbiter would be copied half-way into
+    every worker it forks. It ends when the server does (its parent changes) or with the
+    server's Ctrl+C (same process group)."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorer.backups",
+            "keep",
+            "--database",
+            str(database),
+            "--dir",
+            str(directory),
+            "--parent",
+            str(os.getpid()),
+            "--check-every",
+            os.environ.get("BACKUP_CHECK_EVERY") or "600",
+        ]
+    )
 
 
 def banner(host: str, port: str, code: str | None) -> str:
@@ -123,11 +260,14 @@ def banner(host: str, port: str, code: str | None) -> str:
 def main() -> None:
     host = os.environ.get("HOST") or "0.0.0.0"
     port = os.environ.get("PORT") or "5000"
-    sqlite, code = prepare()
-    sys.stdout.write(banner(host, port, code))
+    prepared = prepare()
+    sys.stdout.write(banner(host, port, prepared.code))
     sys.stdout.flush()
+    if prepared.database is not None and prepared.backups is not None:
+        start_backup_keeper(prepared.database, prepared.backups)
     workers = os.environ.get("WORKERS")
-    argv = gunicorn_argv(host, port, sqlite, int(workers) if workers else None)
+    argv = gunicorn_argv(host, port, prepared.sqlite, int(workers) if workers else None)
+    # The lock taken by prepare() stays held: its descriptor is inherited by gunicorn.
     os.execv(argv[0], argv)
 
 

@@ -1,0 +1,432 @@
+"""Upgrades from every release work on real data, and a failed one changes nothing.
+
+tests/data/upgrades/ holds, per earlier schema, a SQLite database written by the release
+of that time (its own migrations, its own API: evenings with hands, an edit, a strike, a
+closed evening, players who come and go, a Stammtisch group with a closed season, a
+tournament with a played round and a second drawn and partly played) and what that
+release's API answered about every evening, group and tournament (`make_fixture.py` made
+both, in a `git worktree` of the release). Each is upgraded to head with `flask db
+upgrade` on SQLite and, when SCORER_TEST_DATABASE_URL names one, on PostgreSQL (the same
+rows copied into a database migrated to the same revision, then upgraded), and must give
+the same answers: every evening's balances, Haferl, hand count and settle-up, every group's
+Haferl, closed seasons and season standings, every tournament's standings; a fresh fold
+agrees; the upgraded schema is the models'; and every open table takes a new hand.
+
+A migration that fails rolls back (one transaction on both databases, also on SQLite:
+migrations/env.py); `make run`'s prepare() takes a backup before a migration that has
+something to do, puts it back when the migration fails, and says what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+import flask_migrate
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import MetaData, create_engine, inspect, select, text
+
+from scorer import backups, serve
+from scorer import operations as table_ops
+from scorer import tournament_operations as ops
+from scorer.extensions import db
+from scorer.models import TableSession, Tournament
+from tests.conftest import DATA
+from tests.test_migrations import empty, fresh_app, same_json_default
+
+POSTGRES_URL = os.environ.get("SCORER_TEST_DATABASE_URL")
+FIXTURES = sorted((DATA / "upgrades").glob("*.json"))
+API = "/api/v1"
+NO_POSTGRES = pytest.mark.skipif(not POSTGRES_URL, reason="SCORER_TEST_DATABASE_URL not set")
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=NO_POSTGRES)]
+
+
+def fixture(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def sqlite_copy(path: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / f"{path.stem}.sqlite3"
+    shutil.copyfile(path.with_suffix(".sqlite3"), copy)
+    return copy
+
+
+def load_into_postgres(app, source: Path, revision: str) -> None:
+    """The rows of a SQLite fixture in the PostgreSQL database of `app`, migrated to the
+    fixture's revision by the same migrations; sequences moved past the copied ids."""
+    empty(app)
+    with app.app_context():
+        flask_migrate.upgrade(revision=revision)
+        old = create_engine(f"sqlite:///{source}")
+        rows_of = MetaData()
+        rows_of.reflect(old)
+        target = MetaData()
+        target.reflect(db.engine)
+        with old.connect() as reading, db.engine.begin() as writing:
+            for table in target.sorted_tables:
+                if table.name == "alembic_version":
+                    continue
+                rows = [
+                    dict(r._mapping) for r in reading.execute(select(rows_of.tables[table.name]))
+                ]
+                if rows:
+                    writing.execute(table.insert(), rows)
+                if "id" in table.c:
+                    writing.execute(
+                        text(
+                            f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                            f"COALESCE(MAX(id), 1)) FROM {table.name}"
+                        )
+                    )
+        old.dispose()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def upgraded(request, tmp_path):
+    """(app at head, the release's answers, backend): a fixture upgraded by `flask db
+    upgrade`."""
+    path, backend = request.param
+    answers = fixture(path)
+    source = sqlite_copy(path, tmp_path)
+    if backend == "postgresql":
+        app = fresh_app(tmp_path, "unused.sqlite3", POSTGRES_URL)
+        load_into_postgres(app, source, answers["revision"])
+    else:
+        app = fresh_app(tmp_path, source.name)
+    app.config["RATE_LIMITS"] = False
+    with app.app_context():
+        assert current_revision() == answers["revision"]
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    yield app, answers, backend
+    if backend == "postgresql":
+        empty(app)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def current_revision() -> str | None:
+    with db.engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def cases() -> list:
+    """(fixture, backend) for every fixture, on SQLite and on PostgreSQL."""
+    found = []
+    for path in FIXTURES:
+        found.append(pytest.param((path, "sqlite"), id=f"{path.stem}-sqlite"))
+        found.append(
+            pytest.param((path, "postgresql"), id=f"{path.stem}-postgresql", marks=NO_POSTGRES)
+        )
+    return found
+
+
+def test_there_is_a_fixture_for_every_release_schema():
+    """Every revision that a release was made at (all but the first migration, which no
+    release shipped alone: the tournaments' one came the same afternoon, before 9b0358a)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config(str(Path(flask_migrate.__file__).parent / "nothing.ini"))
+    config.set_main_option("script_location", str(DATA.parent.parent / "migrations"))
+    script = ScriptDirectory.from_config(config)
+    revisions = [r.revision for r in script.walk_revisions()]
+    head = script.get_current_head()
+    first = revisions[-1]
+    covered = {fixture(path)["revision"] for path in FIXTURES}
+    assert covered == set(revisions) - {head, first}
+
+
+@pytest.mark.parametrize("upgraded", cases(), indirect=True)
+def test_an_upgraded_release_database_gives_the_same_answers_and_takes_new_hands(upgraded):
+    app, answers, backend = upgraded
+    client = app.test_client()
+    with app.app_context():
+        assert current_revision() == flask_migrate_head(app)
+        with db.engine.connect() as connection:
+            context = MigrationContext.configure(
+                connection,
+                opts={"compare_type": True, "compare_server_default": same_json_default},
+            )
+            assert compare_metadata(context, db.metadata) == []
+
+    for key, old in answers["sessions"].items():
+        session = client.get(f"{API}/sessions/{key}").get_json()
+        settlement = client.get(f"{API}/sessions/{key}/settlement").get_json()
+        assert session["balances"] == old["balances"], key
+        assert session["hand_count"] == old["hand_count"], key
+        assert session["closed"] == old["closed"], key
+        assert settlement["balances"] == old["settlement"], key
+        assert settlement["transfers"] == old["transfers"], key
+    with app.app_context():
+        for stored in db.session.scalars(select(TableSession)):
+            _, fresh = table_ops.fold_session(stored)
+            assert fresh.balances == stored.state["balances"], stored.key
+            assert fresh.pot == stored.state["pot"], stored.key
+        db.session.remove()
+
+    for key, old in answers["groups"].items():
+        group = client.get(f"{API}/groups/{key}").get_json()
+        assert group["pot_cents"] == old["pot_cents"]
+        assert group["season"] == old["season"]
+        assert group["closed_seasons"] == old["closed_seasons"]
+        for season, standings in old["standings"].items():
+            now = client.get(f"{API}/groups/{key}/standings?season={season}").get_json()
+            assert same_rows(now, standings), (key, season)
+
+    for key, old in answers["tournaments"].items():
+        response = client.get(f"{API}/standings/{key}")
+        assert response.status_code == 200
+        now = response.get_json()
+        assert same_rows(now["standings"] if isinstance(now, dict) else now, old), key
+        with app.app_context():
+            tournament = db.session.scalar(select(Tournament).where(Tournament.key == key))
+            assert ops.tournament_standings(tournament) == ops.fresh_standings(tournament)
+            db.session.remove()
+
+    # The upgraded data takes new hands: at every open table, and a group's new evening.
+    open_tables = [key for key, old in answers["sessions"].items() if not old["closed"]]
+    assert open_tables
+    for key in open_tables:
+        before = client.get(f"{API}/sessions/{key}").get_json()
+        hand = new_hand(client, key)
+        after = client.get(f"{API}/sessions/{key}").get_json()
+        assert after["hand_count"] == before["hand_count"] + 1
+        for player, cents in hand["net"].items():
+            assert after["balances"][player] == before["balances"][player] + cents, key
+        assert any(hand["net"].values())
+    for key in answers["groups"]:
+        response = client.post(
+            f"{API}/groups/{key}/evenings", json={"players": ["Anton", "Berta", "Dora"]}
+        )
+        assert response.status_code == 201, response.get_json()
+        assert new_hand(client, response.get_json()["key"])["number"] == 1
+    UPGRADED.append(
+        (
+            answers["commit"],
+            answers["revision"],
+            backend,
+            len(answers["sessions"]),
+            len(answers["groups"]),
+            len(answers["tournaments"]),
+        )
+    )
+
+
+UPGRADED: list[tuple] = []
+"""What the upgrade test compared, for `pytest -s`'s summary (the report's table)."""
+
+
+def test_print_what_was_compared():
+    """Prints the table of the upgrade tests that ran before it (with `-s`)."""
+    for commit, revision, backend, evenings, groups, tournaments in UPGRADED:
+        print(
+            f"{commit} {revision} {backend:10} evenings {evenings:2} groups {groups} "
+            f"tournaments {tournaments}: equal"
+        )
+
+
+def flask_migrate_head(app) -> str:
+    from alembic.script import ScriptDirectory
+
+    with app.app_context():
+        config = app.extensions["migrate"].migrate.get_config()
+        return ScriptDirectory.from_config(config).get_current_head()
+
+
+def same_rows(now: list[dict], old: list[dict]) -> bool:
+    """Standings rows equal on every field the old release gave (newer ones may add)."""
+    return len(now) == len(old) and all(
+        {k: row[k] for k in was if k in row} == was and set(was) <= set(row)
+        for row, was in zip(now, old, strict=True)
+    )
+
+
+def new_hand(client, key: str) -> dict:
+    """A Frage recorded at the table, by the first player the rules let declare."""
+    players = client.get(f"{API}/sessions/{key}").get_json()["players"]
+    for declarer in players:
+        response = client.post(
+            f"{API}/sessions/{key}/hands",
+            json={"declarer": declarer, "contract": "frage", "points": 75},
+        )
+        if response.status_code == 201:
+            return response.get_json()
+        assert response.status_code == 422, response.get_json()
+    raise AssertionError(f"no player may declare at {key}")
+
+
+# --- a failed migration -----------------------------------------------------------------
+
+FAILING = '''"""fails on purpose, after changing data and recreating a referenced table
+
+Revision ID: ffff00000028
+Revises: {head}
+"""
+from alembic import op
+
+revision = "ffff00000028"
+down_revision = "{head}"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    op.execute("UPDATE table_session SET name = 'kaputt'")
+    op.execute("DELETE FROM history_event")
+    # SQLite: a copy of a table that others reference (what failed with foreign keys on)
+    recreate = "always" if op.get_bind().dialect.name == "sqlite" else "auto"
+    with op.batch_alter_table("tournament", recreate=recreate) as batch_op:
+        batch_op.alter_column("name", new_column_name="title")
+    raise ValueError("a migration that fails on purpose")
+
+
+def downgrade():
+    pass
+'''
+
+
+def failing_migrations(tmp_path: Path, head: str) -> Path:
+    """The project's migrations plus one that fails after it changed things."""
+    directory = tmp_path / "migrations"
+    shutil.copytree(DATA.parent.parent / "migrations", directory)
+    (directory / "versions" / "ffff00000028_fails.py").write_text(FAILING.format(head=head))
+    return directory
+
+
+def everything(app) -> dict[str, list]:
+    """Every row of every table, and the tables' columns."""
+    with app.app_context(), db.engine.connect() as connection:
+        inspector = inspect(connection)
+        found = {}
+        for name in sorted(inspector.get_table_names()):
+            columns = [c["name"] for c in inspector.get_columns(name)]
+            rows = connection.execute(text(f"SELECT * FROM {name}")).all()
+            found[name] = [columns, sorted(repr(tuple(r)) for r in rows)]
+        return found
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_failing_migration_leaves_the_database_as_it_was(backend, tmp_path):
+    """The release of 9b0358a, upgraded through every migration and then one that
+    changes data, recreates a referenced table and fails: nothing of it is kept."""
+    path = DATA / "upgrades" / "9b0358a.json"
+    answers = fixture(path)
+    source = sqlite_copy(path, tmp_path)
+    if backend == "postgresql":
+        app = fresh_app(tmp_path, "unused.sqlite3", POSTGRES_URL)
+        load_into_postgres(app, source, answers["revision"])
+    else:
+        app = fresh_app(tmp_path, source.name)
+    before = everything(app)
+    assert before["hand"][1] and before["tournament"][1]
+    directory = failing_migrations(tmp_path, flask_migrate_head(app))
+    try:
+        with app.app_context():
+            with pytest.raises(ValueError, match="fails on purpose"):
+                flask_migrate.upgrade(directory=str(directory))
+            db.engine.dispose()
+        assert everything(app) == before
+        with app.app_context():
+            assert current_revision() == answers["revision"]
+            db.engine.dispose()
+        if backend == "sqlite":
+            with sqlite3.connect(source) as connection:
+                assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+                assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            connection.close()
+        # And the real migrations still go through afterwards.
+        result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+        assert result.exit_code == 0, result.output + repr(result.exception)
+    finally:
+        if backend == "postgresql":
+            empty(app)
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def make_run_env(tmp_path, monkeypatch):
+    """The environment `make run` would have, on a copy of the 9b0358a release's
+    database in tmp_path (nothing written to the project's instance folder)."""
+    database = sqlite_copy(DATA / "upgrades" / "9b0358a.json", tmp_path)
+    monkeypatch.setenv("SCORER_DATABASE_URL", f"sqlite:///{database}")
+    monkeypatch.setenv("SCORER_SECRET_KEY", "test")
+    monkeypatch.setenv("SCORER_SETUP_CODE", "test-setup-code")
+    monkeypatch.setenv("SCORER_PDF_CACHE", str(tmp_path / "pdf-cache"))
+    return database
+
+
+def hand_count(database: Path) -> int:
+    with sqlite3.connect(database) as connection:
+        count = connection.execute("SELECT COUNT(*) FROM hand").fetchone()[0]
+    connection.close()
+    return count
+
+
+def revision_of(database: Path) -> str:
+    with sqlite3.connect(database) as connection:
+        revision = connection.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    connection.close()
+    return revision
+
+
+def test_make_run_backs_up_before_a_migration_with_work_and_not_otherwise(make_run_env):
+    database = make_run_env
+    hands = hand_count(database)
+    prepared = serve.prepare()
+    os.close(prepared.lock)
+    assert prepared.sqlite and prepared.database == database
+    assert prepared.backups == database.parent / "backups"
+    [copy] = backups.backups_in(prepared.backups)
+    assert revision_of(copy) == "105688fba1c2" and hand_count(copy) == hands
+    assert backups.integrity(copy) == "ok"
+    assert revision_of(database) != "105688fba1c2" and hand_count(database) == hands
+    again = serve.prepare()  # nothing to migrate: no second backup
+    os.close(again.lock)
+    assert backups.backups_in(prepared.backups) == [copy]
+
+
+@pytest.mark.parametrize("failure", ["exception", "exit"])
+def test_make_run_puts_the_backup_back_when_a_migration_fails_and_says_what_to_do(
+    failure, make_run_env, monkeypatch
+):
+    """A migration that fails half-way without a transaction to roll it back (simulated:
+    it deletes every hand, committed, then fails) leaves the file as it was before."""
+    database = make_run_env
+    hands = hand_count(database)
+    assert hands > 0
+
+    def half_done(*args, **kwargs):
+        with sqlite3.connect(database) as connection:
+            connection.execute("DELETE FROM history_event")
+            connection.execute("DELETE FROM hand")
+        connection.close()
+        if failure == "exception":
+            raise ValueError("migration broke half-way")
+        sys.exit(1)  # what Flask-Migrate does with a RuntimeError, after logging it
+
+    monkeypatch.setattr(flask_migrate, "upgrade", half_done)
+    with pytest.raises(SystemExit) as exit_:
+        serve.prepare()
+    message = str(exit_.value.code)
+    reason = "ValueError (migration broke half-way)" if failure == "exception" else "the error is"
+    assert "Die Datenbank konnte nicht aktualisiert werden: " in message
+    assert f"The database could not be upgraded: {reason}" in message
+    assert "nichts ist verloren" in message and "nothing is lost" in message
+    assert "What to do" in message and "Was tun" in message
+    assert hand_count(database) == hands
+    assert revision_of(database) == "105688fba1c2"
+    [failed] = database.parent.glob(f"{database.name}.failed-upgrade-*")
+    assert hand_count(failed) == 0
+    # The lock was given back: a restore is not refused by a server that never started.
+    with backups.nobody_serving(database):
+        pass
