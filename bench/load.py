@@ -270,7 +270,8 @@ def print_sheets(port: int, key: str | None, leg: Leg, stop: threading.Event) ->
             return
         start = time.perf_counter()
         status, _ = call(port, "GET", f"/api/v1/sessions/{key}/export.pdf", timeout=120)
-        while status == 202 and not stop.wait(COME_BACK):
+        while status == 202:  # also after `stop`: a print cut off by the server's stop
+            time.sleep(COME_BACK)  # would be logged as a failed print
             status, _ = call(port, "GET", f"/api/v1/sessions/{key}/export.pdf", timeout=120)
         leg.pdfs.append((status, time.perf_counter() - start))
 
