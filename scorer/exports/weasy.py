@@ -54,7 +54,8 @@ def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
     finally:
         _slots.release()
     if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
-        raise RuntimeError(f"PDF renderer failed: {done.stderr.decode(errors='replace')[-2000:]}")
+        said = done.stderr.decode(errors="replace")[-2000:]
+        raise RuntimeError(f"PDF renderer failed (exit status {done.returncode}): {said}")
     return done.stdout
 
 
