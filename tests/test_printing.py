@@ -11,6 +11,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from scorer.exports import printing, weasy
 from tests.test_groups import FOUR, create_group, evening, play
 from tests.test_tournament_pdf_cache import files, until_printed
@@ -197,3 +199,24 @@ def test_a_paper_behind_a_busy_printer_is_answered_at_once(app, drawn_tournament
         release.set()
         busy.join(10)
         assert until_printed(client, f"/turniere/{tid}/tabelle.pdf").status_code == 200
+
+
+def test_a_print_stopped_with_the_server_is_not_logged_as_a_failure(monkeypatch, caplog):
+    """Stopping the server (SIGTERM to its process group) also stops a renderer at work:
+    that is said quietly, not as a failed print with a traceback, and the paper is printed
+    by the next request after the start."""
+    import logging
+    import subprocess
+
+    def stopped(args, **kwargs):
+        return subprocess.CompletedProcess(args, -15, b"", b"")
+
+    monkeypatch.setattr(weasy.subprocess, "run", stopped)
+    with pytest.raises(weasy.RendererStopped):
+        weasy.write_pdf("<p>x</p>", Path("static"), "print.css")
+    paper = Path("/nonexistent/x.pdf")
+    logged = caplog.at_level(logging.INFO, logger=printing.log.name)
+    with logged, pytest.raises(weasy.RendererStopped):
+        printing._print("<p>x</p>", Path("static"), "print.css", paper, "x", "1")
+    assert [r.levelname for r in caplog.records] == ["INFO"]
+    assert not any(r.exc_info for r in caplog.records)

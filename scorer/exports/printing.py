@@ -147,6 +147,9 @@ def _print(html: str, static: Path, stylesheet: str, path: Path, name: str, vers
             os.replace(partial, path)
         finally:
             partial.unlink(missing_ok=True)  # gone already unless the write failed
+    except weasy.RendererStopped:
+        log.info("printing %s stopped with the server", path.name)
+        raise
     except Exception:
         log.warning("printing %s failed", path.name, exc_info=True)
         raise

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -35,6 +36,11 @@ NICENESS = 10
 _slots = threading.BoundedSemaphore(AT_ONCE)
 
 
+class RendererStopped(RuntimeError):
+    """The renderer was stopped with the server (SIGTERM to the process group): not a
+    failure of the paper; the next request after the start prints it."""
+
+
 def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
     """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process."""
     from scorer.busy import PrinterBusy  # not in the child: it imports no package of ours
@@ -53,6 +59,8 @@ def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
         raise PrinterBusy(f"the score sheet took longer than {TIMEOUT:.0f} s") from None
     finally:
         _slots.release()
+    if done.returncode == -signal.SIGTERM:
+        raise RendererStopped("the server is stopping")
     if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
         said = done.stderr.decode(errors="replace")[-2000:]
         raise RuntimeError(f"PDF renderer failed (exit status {done.returncode}): {said}")
