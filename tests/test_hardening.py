@@ -624,6 +624,13 @@ def test_distinct_names_stay_distinct():
     assert look_alike(["Pot", "P\u03bft"]) == ("Pot", "P\u03bft")  # Greek omicron
 
 
+def test_a_sign_up_burst_is_told_when_to_come_back(limited_app):
+    client = limited_app.test_client()
+    answers = [client.post("/veranstalter/registrieren", data={}) for _ in range(11)]
+    assert 429 not in [a.status_code for a in answers[:10]] and answers[10].status_code == 429
+    assert 0 < int(answers[10].headers["Retry-After"]) <= 60
+
+
 def test_every_kind_of_pdf_counts_against_one_limit_per_address(limited_app):
     """Score sheets, season reports and tournament papers share the printer: 20 a minute
     from one address, whichever kind, then 429 with when to come back."""
