@@ -167,6 +167,8 @@ class _Gathering:
             return len(self.data) > GATHERED_HEAD
         head = bytes(self.data[:end]).lower()
         body = len(self.data) - end - 4
+        if b"\nexpect:" in head:  # the client waits for "100 Continue" before its body
+            return True
         if b"\ntransfer-encoding:" in head:
             return body > GATHERED_BODY or self.data.endswith(b"0\r\n\r\n")
         length = _content_length(head)

@@ -172,6 +172,15 @@ def test_a_request_gathered_in_pieces_is_answered_whole(tmp_path):
                 assert data, answers[:300]
                 answers += data
         assert answers.startswith(b"HTTP/1.1 201") and b"HTTP/1.1 200" in answers
+        # A client that waits for "100 Continue" before its body (curl with a large file)
+        # gets it: the head alone goes on to a thread.
+        with socket.create_connection((LOOPBACK, server.port), timeout=5) as client:
+            client.sendall(
+                request.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n", 1)[: -len(body)]
+            )
+            assert client.recv(1024).startswith(b"HTTP/1.1 100")
+            client.sendall(body)
+            assert b"HTTP/1.1 201" in client.recv(65536)
     finally:
         server.stop()
 
