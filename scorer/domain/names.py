@@ -52,10 +52,11 @@ def look_alike(names: Iterable[str]) -> tuple[str, str] | None:
     """The first two of `names` that are one name (`same_name`), or None."""
     seen: dict[tuple[int, str], str] = {}
     for name in names:
-        for key in enumerate(_keys(name)):
+        keys = list(enumerate(_keys(name)))
+        for key in keys:
             if key in seen:
                 return seen[key], name
-        seen.update((key, name) for key in enumerate(_keys(name)))
+        seen.update((key, name) for key in keys)
     return None
 
 
