@@ -162,13 +162,7 @@ def test_the_server_takes_a_backup_a_day_beside_the_database(served):
 
 
 def test_a_restore_round_trip(tmp_path):
-    database = tmp_path / "haferl.sqlite3"
-    migrate_fresh(f"sqlite:///{database}")
-    app = app_on(database)
-    client = app.test_client()
-    key = new_table(lambda path, body: response(client.post(path, json=body)))
-    for number in range(1, 6):
-        assert client.post(f"/api/v1/sessions/{key}/hands", json=hand(number)).status_code == 201
+    database, app, client, key = table_with_hands(tmp_path, 5)
     before = client.get(f"/api/v1/sessions/{key}").get_json()
     runner = app.test_cli_runner()
     result = runner.invoke(args=["scorer", "backup"])
@@ -193,18 +187,25 @@ def test_a_restore_round_trip(tmp_path):
         db.engine.dispose()
 
 
-def response(answer) -> tuple[int, dict]:
-    return answer.status_code, answer.get_json()
-
-
-def test_a_broken_backup_is_refused_and_nothing_changes(tmp_path):
+def table_with_hands(tmp_path: Path, hands: int):
+    """(database, app, client, table key): a fresh SQLite database with one table of
+    `hands` hands, written through the API."""
     database = tmp_path / "haferl.sqlite3"
     migrate_fresh(f"sqlite:///{database}")
     app = app_on(database)
     client = app.test_client()
     key = new_table(lambda path, body: response(client.post(path, json=body)))
-    for number in range(1, 40):
+    for number in range(1, hands + 1):
         assert client.post(f"/api/v1/sessions/{key}/hands", json=hand(number)).status_code == 201
+    return database, app, client, key
+
+
+def response(answer) -> tuple[int, dict]:
+    return answer.status_code, answer.get_json()
+
+
+def test_a_broken_backup_is_refused_and_nothing_changes(tmp_path):
+    database, app, client, key = table_with_hands(tmp_path, 39)
     broken = tmp_path / "broken.sqlite3"
     backups.take_backup(database, broken)
     data = bytearray(broken.read_bytes())

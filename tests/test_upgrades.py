@@ -88,11 +88,9 @@ def load_into_postgres(app, source: Path, revision: str) -> None:
         db.engine.dispose()
 
 
-@pytest.fixture
-def upgraded(request, tmp_path):
-    """(app at head, the release's answers, backend): a fixture upgraded by `flask db
-    upgrade`."""
-    path, backend = request.param
+def app_on_release(path: Path, backend: str, tmp_path: Path):
+    """(an app on a copy of the release's data, at the release's revision, on `backend`;
+    the release's answers; the SQLite copy)."""
     answers = fixture(path)
     source = sqlite_copy(path, tmp_path)
     if backend == "postgresql":
@@ -100,6 +98,15 @@ def upgraded(request, tmp_path):
         load_into_postgres(app, source, answers["revision"])
     else:
         app = fresh_app(tmp_path, source.name)
+    return app, answers, source
+
+
+@pytest.fixture
+def upgraded(request, tmp_path):
+    """(app at head, the release's answers, backend): a fixture upgraded by `flask db
+    upgrade`."""
+    path, backend = request.param
+    app, answers, source = app_on_release(path, backend, tmp_path)
     app.config["RATE_LIMITS"] = False
     with app.app_context():
         assert current_revision() == answers["revision"]
@@ -319,13 +326,7 @@ def test_a_failing_migration_leaves_the_database_as_it_was(backend, tmp_path):
     """The release of 9b0358a, upgraded through every migration and then one that
     changes data, recreates a referenced table and fails: nothing of it is kept."""
     path = DATA / "upgrades" / "9b0358a.json"
-    answers = fixture(path)
-    source = sqlite_copy(path, tmp_path)
-    if backend == "postgresql":
-        app = fresh_app(tmp_path, "unused.sqlite3", POSTGRES_URL)
-        load_into_postgres(app, source, answers["revision"])
-    else:
-        app = fresh_app(tmp_path, source.name)
+    app, answers, source = app_on_release(path, backend, tmp_path)
     before = everything(app)
     assert before["hand"][1] and before["tournament"][1]
     directory = failing_migrations(tmp_path, flask_migrate_head(app))
