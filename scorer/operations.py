@@ -376,8 +376,23 @@ def import_session(plan: ImportPlan) -> TableSession:
         scoring=plan.scoring,
         hands_planned=plan.hands_planned,
     )
-    changes = list(plan.lineups)
+    replay_hands(session, plan)
+    if plan.closed:
+        close_session(session)
+    return session
+
+
+def replay_hands(session: TableSession, plan: ImportPlan, upto: int | None = None) -> None:
+    """Record an import's hands (and its changes of players) in order, from the first the
+    table does not have yet up to hand `upto` (all of them, and a change of players after
+    the last, when None)."""
+    done = session.hand_count
+    changes = [change for change in plan.lineups if change.at > done]
     for imported in plan.hands:
+        if imported.number <= done:
+            continue
+        if upto is not None and imported.number > upto:
+            return
         while changes and changes[0].at <= imported.number:
             change = changes.pop(0)
             change_players(session, change.players, change.dealer)
@@ -386,11 +401,9 @@ def import_session(plan: ImportPlan) -> TableSession:
             # The last hand: the refold starts after the hand before it and has nothing
             # after it to fold, so many voided hands cost no more than many recorded ones.
             void_hand(session, record.number, record.version)
-    for change in changes:  # after the last hand
-        change_players(session, change.players, change.dealer)
-    if plan.closed:
-        close_session(session)
-    return session
+    if upto is None:
+        for change in changes:  # after the last hand
+            change_players(session, change.players, change.dealer)
 
 
 def close_session(session: TableSession, *, with_round: bool = False) -> None:

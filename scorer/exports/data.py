@@ -189,7 +189,7 @@ def parse_import(doc: Any) -> ImportPlan:
     if doc.get("format") != FORMAT:
         raise RuleError.one("format", NOT_A_HAFERL_FILE)
     version = doc.get("version")
-    if not _is_int(version) or version != VERSION:
+    if not is_int(version) or version != VERSION:
         raise RuleError.one(
             "version",
             msg("this Haferl reads version %(version)s of the file only", version=VERSION),
@@ -200,21 +200,21 @@ def parse_import(doc: Any) -> ImportPlan:
     def bad(field: str, message: Msg) -> None:
         errors.setdefault(field, []).append(message)
 
-    _unknown_fields(doc, DOCUMENT_FIELDS, bad)
+    unknown_fields(doc, DOCUMENT_FIELDS, bad)
     name = doc.get("name", "")
-    if not _text(name, MAX_TABLE_NAME, empty=True):
+    if not is_text(name, MAX_TABLE_NAME, empty=True):
         bad("name", msg("must be text of at most %(limit)s characters", limit=MAX_TABLE_NAME))
     game, system = doc.get("game"), doc.get("system")
-    if not _text(game, MAX_ID):
+    if not is_text(game, MAX_ID):
         bad("game", msg("must be the id of a game"))
-    if not _text(system, MAX_ID):
+    if not is_text(system, MAX_ID):
         bad("system", msg("must be the id of a payment system"))
     params = doc.get("params", {})
     if params is None:
         params = {}
     if not isinstance(params, dict) or len(params) > MAX_PARAMS:
         bad("params", msg("must be an object of at most %(count)s parameters", count=MAX_PARAMS))
-    elif not all(_text(k, MAX_ID) and _scalar(v) for k, v in params.items()):
+    elif not all(is_text(k, MAX_ID) and _scalar(v) for k, v in params.items()):
         bad("params", msg("names and values must be short texts, numbers or true/false"))
     players = _players(doc.get("players"), bad)
     first_dealer = doc.get("first_dealer")
@@ -233,14 +233,12 @@ def parse_import(doc: Any) -> ImportPlan:
     elif scoring == "points" and len(lineups) > 1:
         bad("lineups", msg("at a tournament table the draw decides who plays"))
     hands_planned = doc.get("hands_planned")
-    if hands_planned is not None and not (
-        _is_int(hands_planned) and 0 < hands_planned <= MAX_HANDS
-    ):
+    if hands_planned is not None and not (is_int(hands_planned) and 0 < hands_planned <= MAX_HANDS):
         bad(
             "hands_planned", msg("must be a whole number 1..%(maximum)s or null", maximum=MAX_HANDS)
         )
     created_at = doc.get("created_at")
-    if created_at is not None and not _text(created_at, MAX_ID):
+    if created_at is not None and not is_text(created_at, MAX_ID):
         bad("created_at", msg("must be a date and time (text)"))
     if not isinstance(doc.get("balances", {}), dict):
         bad("balances", msg("must be an object"))
@@ -300,9 +298,9 @@ def _hands(
 
         if not isinstance(entry, dict):
             raise RuleError.one(where, msg("must be an object with number, dealer, hand, voided"))
-        _unknown_fields(entry, HAND_ENTRY_FIELDS, bad)
+        unknown_fields(entry, HAND_ENTRY_FIELDS, bad)
         number = entry.get("number")
-        if not _is_int(number):
+        if not is_int(number):
             bad("number", msg("must be a whole number"))
         elif number in seen:
             bad("number", msg("hand number %(number)s appears twice", number=number))
@@ -381,11 +379,11 @@ def _lineups(value: Any, players: list[str], bad) -> list[Lineup]:
         if not isinstance(entry, dict):
             bad(where, msg("must be an object with at, players, dealer"))
             return []
-        _unknown_fields(entry, LINEUP_FIELDS, lambda k, m, w=where: bad(f"{w}.{k}", m))
+        unknown_fields(entry, LINEUP_FIELDS, lambda k, m, w=where: bad(f"{w}.{k}", m))
         at, dealer = entry.get("at"), entry.get("dealer")
         names = _players(entry.get("players"), bad, f"{where}.players")
         expected_first = index == 0 and at != 1
-        if not _is_int(at) or expected_first or (lineups and at <= lineups[-1].at):
+        if not is_int(at) or expected_first or (lineups and at <= lineups[-1].at):
             bad(f"{where}.at", msg("must be the number of the first hand, 1 for the first lineup"))
             return []
         if dealer not in names:
@@ -397,17 +395,17 @@ def _lineups(value: Any, players: list[str], bad) -> list[Lineup]:
     return lineups
 
 
-def _unknown_fields(data: dict[str, Any], known: set[str], bad) -> None:
+def unknown_fields(data: dict[str, Any], known: set[str], bad) -> None:
     """Name the first few unknown keys (shortened: they come from the file)."""
     for key in [k for k in data if k not in known][:5]:
         bad(key[:MAX_ID], msg("unknown field"))
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _text(value: Any, limit: int, empty: bool = False) -> bool:
+def is_text(value: Any, limit: int, empty: bool = False) -> bool:
     return (
         isinstance(value, str)
         and (empty or value.strip() != "")
