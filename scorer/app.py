@@ -19,10 +19,13 @@ from werkzeug.routing import BaseConverter
 
 from scorer import backups, i18n, security
 from scorer.connections import ping_after_idle
+from scorer.exports.archive import MAX_ARCHIVE_BYTES
 from scorer.extensions import compress, csrf, db, limiter, login_manager, migrate
 from scorer.locks import release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+ARCHIVE_UPLOADS = {"api.group_import", "api.tournament_import", "exports.import_page"}
+"""Where an archive is uploaded: these take bodies up to MAX_ARCHIVE_BYTES."""
 POOL_SIZE = 18
 """PostgreSQL connections a server process keeps open: one for each of its threads (8 for
 reads, `scorer.serve.THREADS`, and 8 for writes, `scorer.worker.WRITE_THREADS`) and two to
@@ -95,6 +98,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
 
     from scorer import api, models, web  # noqa: F401  (models: for migrations)
+
+    @app.url_value_preprocessor
+    def allow_archive_uploads(endpoint: str | None, values: dict | None) -> None:
+        """An archive of years may be larger than any other body: its imports get their
+        own limit, set before anything (the checks below) reads the body."""
+        if endpoint in ARCHIVE_UPLOADS:
+            request.max_content_length = MAX_ARCHIVE_BYTES
 
     @app.before_request
     def refuse_nul_characters():

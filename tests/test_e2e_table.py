@@ -515,7 +515,7 @@ def test_the_other_pages_of_an_evening_in_english(english_device, tmp_path):
         taps.tap(page.locator("input[type=file]"))
     chooser.value.set_files(str(export))
     with page.expect_navigation():
-        taps.tap(page.get_by_role("button", name="Import the evening"))
+        taps.tap(page.get_by_role("button", name="Import the file"))
     assert re.search(r"/t/[\w-]+$", page.url) and not page.url.endswith(key), page.url
     imported = english_only("imported")
     assert "imported" in imported and "+€0.60" in imported  # hand 1 as edited: 90 points

@@ -752,7 +752,7 @@ def test_import_page_shows_the_form(client):
     response = client.get("/import")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert "Abend importieren" in html and "Datei wählen" in html
+    assert "Haferl-Datei importieren" in html and "Datei wählen" in html
     assert 'type="file"' in html and 'enctype="multipart/form-data"' in html
 
 

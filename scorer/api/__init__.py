@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from scorer.api import errors, groups, openapi, routes, sessions, tournaments  # noqa: E402,F401
+from scorer.api import archives, errors, groups, openapi, routes, sessions, tournaments  # noqa: E402,F401

@@ -525,6 +525,42 @@ PATHS.update(
         },
     }
 )
+ARCHIVE = {"200": {"description": "The archive (exports.archive), as a download"}}
+PATHS.update(
+    {
+        G + "/archive.json": {
+            "get": operation(
+                "The group's whole history as one file (format haferl-group, version 1)",
+                {**ARCHIVE, **NOT_FOUND},
+                parameters=[GROUP],
+            )
+        },
+        "/api/v1/groups/import": {
+            "post": operation(
+                "A group's archive made anew under a new key: every evening's hands and "
+                "the group's history replayed, every amount worked out again",
+                {"201": answer("The group", ref("Group")), **ERRORS, **CONFLICT},
+                requestBody=body(ref("Object")),
+            )
+        },
+        T + "/archive.json": {
+            "get": operation(
+                "The tournament's rounds and tables as one file (haferl-tournament, version 1)",
+                {**ARCHIVE, **AUTH, **NOT_FOUND},
+                security=BASIC,
+                parameters=[TOURNAMENT],
+            )
+        },
+        "/api/v1/tournaments/import": {
+            "post": operation(
+                "A tournament's archive made anew as the caller's tournament, new keys",
+                {"201": answer("The tournament"), **ERRORS, **AUTH, **CONFLICT},
+                security=BASIC,
+                requestBody=body(ref("Object")),
+            )
+        },
+    }
+)
 SCHEMAS.update(
     {
         "NewGroup": {

@@ -26,11 +26,12 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_login import current_user
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 
-from scorer import operations
+from scorer import archives, operations
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
@@ -38,6 +39,14 @@ from scorer.domain import GAMES, RuleError
 from scorer.domain.message import msg
 from scorer.domain.registry import Game
 from scorer.exports import bp
+from scorer.exports.archive import (
+    GROUP_FORMAT,
+    MAX_ARCHIVE_BYTES,
+    TOURNAMENT_FORMAT,
+    archive_format,
+    parse_group_archive,
+    parse_tournament_archive,
+)
 from scorer.exports.data import (
     MalformedDocument,
     csv_rows,
@@ -48,7 +57,8 @@ from scorer.exports.data import (
 from scorer.exports.pdf import file_language, in_language, score_sheet
 from scorer.extensions import IMPORTS, PDFS, csrf, db
 from scorer.i18n.catalogue import say, say_error
-from scorer.models import TableSession
+from scorer.models import Group, TableSession, Tournament
+from scorer.tournament_operations import TournamentError
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """An import file's limit, whatever MAX_CONTENT_LENGTH says: 5,000 hands fit easily."""
@@ -202,30 +212,78 @@ def import_session():
 csrf.exempt(import_session)
 
 
+class LogInFirst(Exception):
+    """A tournament's file came to the import page from someone not logged in."""
+
+
+def _import_any(raw: bytes) -> TableSession | Group | Tournament:
+    """An evening's file, or a group's or tournament's archive (`exports.archive`), made
+    anew and committed, or nothing at all. A tournament becomes the logged-in organiser's."""
+    try:
+        document = load_document(raw)
+        kind = archive_format(document)
+        made: TableSession | Group | Tournament
+        if kind == GROUP_FORMAT:
+            made = archives.import_group(parse_group_archive(document))
+        elif kind == TOURNAMENT_FORMAT:
+            if not current_user.is_authenticated:
+                raise LogInFirst()
+            made = archives.import_tournament(current_user, parse_tournament_archive(document))
+        else:
+            made = operations.import_session(parse_import(document))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return made
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @IMPORTS
 def import_page():
+    """One page for every Haferl file: an evening, a Stammtisch's or a tournament's."""
     form = ImportForm()
     if form.validate_on_submit():
-        raw = form.file.data.stream.read(MAX_FILE_BYTES + 1)
+        raw = form.file.data.stream.read(MAX_ARCHIVE_BYTES + 1)
         try:
-            if len(raw) > MAX_FILE_BYTES:
+            if len(raw) > MAX_ARCHIVE_BYTES:
                 raise RuleError.one("file", msg("too large"))
-            session = _import(raw)
+            made = _import_any(raw)
         except MalformedDocument:
             form.file.errors.append(NOT_HAFERL)
+        except LogInFirst:
+            form.file.errors.append(
+                _("A tournament is imported by its organiser: please log in first.")
+            )
         except RuleError as exc:
             form.file.errors.extend(import_errors(exc))
-        except operations.Conflict as exc:
+        except (operations.Conflict, TournamentError) as exc:
             form.file.errors.append(say_error(exc))
         else:
-            flash(
-                _("Evening “%(name)s” imported: a new table with its own link.", name=session.name),
-                "info",
-            )
-            return redirect(url_for("table.table", key=session.key))
+            return imported(made)
     status = 422 if request.method == "POST" else 200
     return render_template("exports/import.html", form=form), status
+
+
+def imported(made: TableSession | Group | Tournament) -> Response:
+    """Where an import takes the person who uploaded the file: what it made."""
+    if isinstance(made, Group):
+        flash(
+            _(
+                "Stammtisch “%(name)s” imported with every evening: a new group with its own link.",
+                name=made.name,
+            ),
+            "info",
+        )
+        return redirect(url_for("stammtisch.group", group_key=made.key))
+    if isinstance(made, Tournament):
+        flash(
+            _("Tournament “%(name)s” imported: it is one of your tournaments now.", name=made.name),
+            "info",
+        )
+        return redirect(url_for("tournaments.show", tournament_id=made.id))
+    flash(_("Evening “%(name)s” imported: a new table with its own link.", name=made.name), "info")
+    return redirect(url_for("table.table", key=made.key))
 
 
 NOT_HAFERL = _l("This file is not a Haferl file.")
@@ -242,7 +300,8 @@ def import_errors(exc: RuleError) -> list[str]:
         megabytes = MAX_FILE_BYTES // (1024 * 1024)
         return [_("The file is too large: at most %(megabytes)s MB.", megabytes=megabytes)]
     if "version" in exc.fields:
-        return [_("This Haferl file comes from another version and cannot be read.")]
+        said = [say(message) for message in exc.fields["version"]]
+        return [_("This Haferl file comes from another version and cannot be read."), *said]
     details = [
         f"{field}: {say(message)}" for field, messages in exc.fields.items() for message in messages
     ]

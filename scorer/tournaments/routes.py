@@ -7,8 +7,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
 
-from scorer import operations
+from scorer import archives, operations
 from scorer import tournament_operations as ops
+from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.exports import tournament_pdf
 from scorer.extensions import PDFS, db
@@ -270,6 +271,15 @@ def pdf_response(body: bytes, filename: str) -> Response:
         mimetype="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{filename}"'},
     )
+
+
+@bp.get("/turniere/<n:tournament_id>/archiv.json")
+@login_required
+def archive(tournament_id: int):
+    """The tournament's whole history as one file (`scorer.archives`), for another server."""
+    tournament = own(tournament_id)
+    document = archives.tournament_archive(tournament)
+    return archive_response(document, tournament.name, tournament.day.isoformat())
 
 
 @bp.get("/turniere/<n:tournament_id>/tabelle.pdf")

@@ -1,0 +1,96 @@
+"""Archive API: a Stammtisch's or a tournament's whole history as one JSON file
+(`exports.archive`), and the import of such a file into a new group or tournament.
+
+A group's archive is read and imported by whoever holds its key, as every group request;
+a tournament's by its organiser (HTTP Basic), and an imported tournament belongs to the
+organiser who imports it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Response, g, jsonify
+from werkzeug.utils import secure_filename
+
+from scorer import archives
+from scorer.api import bp
+from scorer.api.errors import ApiError
+from scorer.api.groups import group_to_json
+from scorer.api.schema import body_bytes
+from scorer.api.tournaments import organiser, own, tournament_to_json
+from scorer.exports.archive import (
+    parse_group_archive,
+    parse_tournament_archive,
+)
+from scorer.exports.data import MalformedDocument, load_document
+from scorer.extensions import IMPORTS, db
+
+Made = TypeVar("Made")
+
+
+def archive_response(document: dict[str, Any], name: str, day: str) -> Response:
+    """The archive as a download: compact JSON (a file of years), an ASCII file name."""
+    slug = secure_filename(name)[:40].strip("._-") or "haferl"
+    body = json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return Response(
+        body.encode("utf-8"),
+        content_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="haferl-{slug}-{day}.json"'},
+    )
+
+
+def uploaded_archive() -> Any:
+    """The request's JSON document (up to MAX_ARCHIVE_BYTES: `app.ARCHIVE_UPLOADS`); 400
+    when it is not JSON."""
+    try:
+        return load_document(body_bytes())
+    except MalformedDocument as exc:
+        raise ApiError(400, "malformed_json", exc.args[0]) from None
+
+
+def committed(make: Callable[[], Made]) -> Made:
+    """Make and commit what an import makes, or roll it all back."""
+    try:
+        made = make()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return made
+
+
+@bp.get("/groups/<group_key>/archive.json")
+def group_archive():
+    group = g.group
+    return archive_response(
+        archives.group_archive(group),
+        f"stammtisch-{group.name}",
+        group.created_at.date().isoformat(),
+    )
+
+
+@bp.post("/groups/import")
+@IMPORTS
+def group_import():
+    archive = parse_group_archive(uploaded_archive())
+    group = committed(lambda: archives.import_group(archive))
+    return jsonify(group_to_json(group)), 201
+
+
+@bp.get("/tournaments/<n:tournament_id>/archive.json")
+def tournament_archive(tournament_id: int):
+    tournament = own(tournament_id)
+    return archive_response(
+        archives.tournament_archive(tournament), tournament.name, tournament.day.isoformat()
+    )
+
+
+@bp.post("/tournaments/import")
+@IMPORTS
+def tournament_import():
+    who = organiser()
+    archive = parse_tournament_archive(uploaded_archive())
+    tournament = committed(lambda: archives.import_tournament(who, archive))
+    return jsonify(tournament_to_json(tournament)), 201

@@ -1,0 +1,495 @@
+"""The archive of a Stammtisch's or a tournament's whole history: one versioned JSON file
+(`format: haferl-group` or `haferl-tournament`, `version: 1`), checked here with no Flask
+and no database.
+
+A group's archive holds the group (rules, members, how it settles), every evening as an
+evening's export (`data.session_to_export`: players, rules, every hand as entered) with
+its season and when it was closed and paid, and the group's history in order: the Haferl
+taken out by an evening and brought back, seasons closed, settle-ups paid, members
+renamed. A tournament's archive holds the tournament, its players, and every round drawn
+with its tables, each an evening's export scored in points.
+
+Every amount in an archive (balances, the Haferl, shares, settle-ups, standings) is
+informative. An import (`scorer.archives`) replays the hands through the rules and the
+history through the group's own operations, so every amount is worked out again: a file
+can say what happened, never what it came to. The parsers here refuse a broken, hostile
+or newer file with field messages before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from scorer.domain import RuleError
+from scorer.domain.facts import MAX_ID, MAX_NAME
+from scorer.domain.message import Msg, msg
+from scorer.exports.data import ImportPlan, is_int, is_text, parse_import, unknown_fields
+from scorer.operations import MAX_HANDS
+
+GROUP_FORMAT = "haferl-group"
+TOURNAMENT_FORMAT = "haferl-tournament"
+VERSION = 1
+"""The archive's layout; a file of a later version is refused, never half read."""
+MAX_EVENINGS = 1000
+MAX_EVENTS = 10_000
+MAX_ARCHIVE_HANDS = 20_000
+"""All hands of one archive: a weekly Stammtisch's seven years, or a 400-player
+tournament's day many times over; bounds what one import makes the server fold."""
+MAX_ARCHIVE_BYTES = 8 * 1024 * 1024
+"""An archive's limit (compact JSON, about 220 bytes a hand): MAX_ARCHIVE_HANDS fit twice."""
+MAX_ROUNDS = 20
+MAX_TABLES = 100
+MAX_PLAYERS = 400
+EVENT_ACTIONS = ("pot_out", "pot_back", "season_close", "paid", "rename")
+
+GROUP_FIELDS = {"format", "version", "exported_at", "group", "evenings", "history"}
+GROUP_BODY_FIELDS = {
+    "name",
+    "game",
+    "system",
+    "params",
+    "members",
+    "carry_pot",
+    "settle",
+    "share_by",
+    "season",
+    "pot_cents",
+    "created_at",
+}
+EVENING_FIELDS = {"season", "closes", "closed_at", "paid_at", "opening_pot", "evening"}
+EVENT_FIELDS = {
+    "action",
+    "season",
+    "at",
+    "evening",
+    "evenings",
+    "reopened",
+    "cents",
+    "pot",
+    "shares",
+    "balances",
+    "transfers",
+    "from",
+    "to",
+}
+TOURNAMENT_FIELDS = {"format", "version", "exported_at", "tournament", "players", "rounds"}
+TOURNAMENT_BODY_FIELDS = {
+    "name",
+    "date",
+    "game",
+    "system",
+    "params",
+    "rounds",
+    "deals_per_player",
+    "seed",
+    "created_at",
+    "standings",
+}
+PLAYER_FIELDS = {"name", "joined_round", "withdrawn_after"}
+ROUND_FIELDS = {"number", "seed", "byes", "closed_at", "tables"}
+TABLE_FIELDS = {"number", "table"}
+
+
+# --- the plans an import replays --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArchivedEvening:
+    plan: ImportPlan
+    season: int
+    created_at: datetime | None
+    closed_at: datetime | None
+    closes: tuple[int, ...] = ()
+    """How many hands the evening had each time it was closed (more than one close: it
+    was opened again), so that its Haferl goes back as it did each time."""
+
+
+@dataclass(frozen=True)
+class ArchivedEvent:
+    """One line of the group's history: what happened, not what it came to (the amounts
+    are worked out again). `evenings` are positions in the archive's list of evenings."""
+
+    action: str
+    season: int
+    at: datetime | None
+    evenings: tuple[int, ...] = ()
+    reopened: bool = False
+    renamed: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class GroupArchive:
+    name: str
+    game: str
+    system: str
+    params: dict[str, Any]
+    members: list[str]
+    carry_pot: bool
+    settle: str
+    share_by: str
+    created_at: datetime | None
+    evenings: tuple[ArchivedEvening, ...]
+    history: tuple[ArchivedEvent, ...]
+
+
+@dataclass(frozen=True)
+class ArchivedTable:
+    number: int
+    plan: ImportPlan
+    created_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ArchivedRound:
+    number: int
+    seed: int
+    byes: list[str]
+    closed_at: datetime | None
+    tables: tuple[ArchivedTable, ...]
+
+
+@dataclass(frozen=True)
+class ArchivedPlayer:
+    name: str
+    joined_round: int
+    withdrawn_after: int | None
+
+
+@dataclass(frozen=True)
+class TournamentArchive:
+    name: str
+    day: date
+    game: str
+    system: str
+    params: dict[str, Any]
+    rounds: int
+    deals_per_player: int
+    seed: int
+    created_at: datetime | None
+    players: tuple[ArchivedPlayer, ...]
+    round_list: tuple[ArchivedRound, ...]
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def archive_format(doc: Any) -> str | None:
+    """Which archive `doc` claims to be (GROUP_FORMAT or TOURNAMENT_FORMAT), or None."""
+    if isinstance(doc, dict) and doc.get("format") in (GROUP_FORMAT, TOURNAMENT_FORMAT):
+        return doc["format"]
+    return None
+
+
+class _Checks:
+    """Field messages gathered while reading, raised together (`done`)."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, list[Msg]] = {}
+
+    def bad(self, field: str, message: Msg) -> None:
+        self.errors.setdefault(field, []).append(message)
+
+    def done(self) -> None:
+        if self.errors:
+            raise RuleError(self.errors)
+
+    def unknown(self, data: dict[str, Any], known: set[str], where: str) -> None:
+        unknown_fields(data, known, lambda key, m: self.bad(f"{where}.{key}", m))
+
+    def obj(self, value: Any, where: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.bad(where, msg("must be an object"))
+            return {}
+        return value
+
+    def items(self, value: Any, where: str, limit: int, least: int = 0) -> list[Any]:
+        if not isinstance(value, list) or not least <= len(value) <= limit:
+            self.bad(where, msg("must be a list of %(least)s..%(count)s", least=least, count=limit))
+            return []
+        return value
+
+    def number(self, value: Any, where: str, low: int, high: int) -> int:
+        if not is_int(value) or not low <= value <= high:
+            self.bad(where, msg("must be a whole number %(low)s..%(high)s", low=low, high=high))
+            return low
+        return value
+
+    def when(self, value: Any, where: str) -> datetime | None:
+        """A stored time (`…Z` or without a zone, as the exports write it), or None."""
+        if value is None:
+            return None
+        if is_text(value, MAX_ID):
+            try:
+                moment = datetime.fromisoformat(value.removesuffix("Z"))
+            except ValueError:
+                pass
+            else:
+                if moment.tzinfo is None:
+                    return moment
+        self.bad(where, msg("must be a date and time (text)"))
+        return None
+
+    def evening(self, value: Any, where: str) -> ImportPlan | None:
+        """An evening's export, checked and folded like a single import; its messages are
+        put under `where` (`evenings[3].evening.hands[7].hand.points`)."""
+        try:
+            return parse_import(value)
+        except RuleError as exc:
+            for field, messages in exc.fields.items():
+                for message in messages:
+                    self.bad(f"{where}.{field}", message)
+            return None
+
+
+def _check_head(doc: Any, expected: str, fields: set[str], checks: _Checks) -> dict[str, Any]:
+    if not isinstance(doc, dict):
+        raise RuleError.one("document", msg("must be a JSON object (a Haferl archive)"))
+    if doc.get("format") != expected:
+        said = msg("this is not a Haferl archive (format must be '%(format)s')", format=expected)
+        raise RuleError.one("format", said)
+    version = doc.get("version")
+    if not is_int(version) or version < 1:
+        raise RuleError.one("version", msg("must be a whole number from 1"))
+    if version > VERSION:
+        raise RuleError.one(
+            "version",
+            msg(
+                "this file was written by a newer Haferl (archive version %(version)s); this "
+                "server reads version %(supported)s: update Haferl to import it",
+                version=version,
+                supported=VERSION,
+            ),
+        )
+    checks.unknown(doc, fields, "document")
+    return doc
+
+
+def _rules_fields(body: dict[str, Any], where: str, checks: _Checks) -> tuple[str, str, dict]:
+    game, system, params = body.get("game"), body.get("system"), body.get("params", {})
+    if not is_text(game, MAX_ID):
+        checks.bad(f"{where}.game", msg("must be the id of a game"))
+    if not is_text(system, MAX_ID):
+        checks.bad(f"{where}.system", msg("must be the id of a payment system"))
+    if not isinstance(params, dict):
+        checks.bad(f"{where}.params", msg("must be an object"))
+        params = {}
+    return game, system, params
+
+
+def _hands_in(plans: list[ImportPlan | None], checks: _Checks) -> None:
+    if sum(len(p.hands) for p in plans if p is not None) > MAX_ARCHIVE_HANDS:
+        checks.bad("document", msg("at most %(count)s hands", count=MAX_ARCHIVE_HANDS))
+
+
+def parse_group_archive(doc: Any) -> GroupArchive:
+    """Check a group's archive strictly and fold every evening's hands (no database)."""
+    checks = _Checks()
+    _check_head(doc, GROUP_FORMAT, GROUP_FIELDS, checks)
+    body = checks.obj(doc.get("group"), "group")
+    checks.unknown(body, GROUP_BODY_FIELDS, "group")
+    name = body.get("name", "")
+    if not is_text(name, MAX_NAME * 2, empty=True):
+        checks.bad("group.name", msg("must be text"))
+    game, system, params = _rules_fields(body, "group", checks)
+    members = body.get("members")
+    if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
+        checks.bad("group.members", msg("must be a list of names"))
+    carry_pot = body.get("carry_pot", True)
+    if not isinstance(carry_pot, bool):
+        checks.bad("group.carry_pot", msg("must be true or false"))
+    settle, share_by = body.get("settle", "each_evening"), body.get("share_by", "equal")
+    created_at = checks.when(body.get("created_at"), "group.created_at")
+    entries = checks.items(doc.get("evenings"), "evenings", MAX_EVENINGS)
+    lines = checks.items(doc.get("history", []), "history", MAX_EVENTS)
+    checks.done()  # the shape is right: now each evening
+
+    evenings: list[ArchivedEvening | None] = []
+    for index, entry in enumerate(entries):
+        where = f"evenings[{index}]"
+        entry = checks.obj(entry, where)
+        checks.unknown(entry, EVENING_FIELDS, where)
+        season = checks.number(entry.get("season"), f"{where}.season", 1, MAX_EVENINGS + 1)
+        evening = entry.get("evening")
+        said = evening.get("created_at") if isinstance(evening, dict) else None
+        created = checks.when(said, f"{where}.evening.created_at")
+        closed_at = checks.when(entry.get("closed_at"), f"{where}.closed_at")
+        plan = checks.evening(evening, f"{where}.evening")
+        closes = _closes(entry.get("closes", []), f"{where}.closes", checks)
+        evenings.append(ArchivedEvening(plan, season, created, closed_at, closes) if plan else None)
+    _hands_in([e.plan if e else None for e in evenings], checks)
+    history = [
+        _event(line, f"history[{index}]", len(entries), checks) for index, line in enumerate(lines)
+    ]
+    checks.done()
+    return GroupArchive(
+        name=name,
+        game=game,
+        system=system,
+        params=params,
+        members=members,
+        carry_pot=carry_pot,
+        settle=settle,
+        share_by=share_by,
+        created_at=created_at,
+        evenings=tuple(e for e in evenings if e is not None),
+        history=tuple(e for e in history if e is not None),
+    )
+
+
+def _closes(value: Any, where: str, checks: _Checks) -> tuple[int, ...]:
+    counts = checks.items(value, where, MAX_EVENTS)
+    if not all(is_int(c) and 0 <= c <= MAX_HANDS for c in counts) or counts != sorted(counts):
+        checks.bad(where, msg("must be hand counts in order"))
+        return ()
+    return tuple(counts)
+
+
+def _event(line: Any, where: str, evenings: int, checks: _Checks) -> ArchivedEvent | None:
+    line = checks.obj(line, where)
+    checks.unknown(line, EVENT_FIELDS, where)
+    action = line.get("action")
+    if action not in EVENT_ACTIONS:
+        checks.bad(f"{where}.action", msg("not a line of a group's history"))
+        return None
+    season = checks.number(line.get("season"), f"{where}.season", 1, MAX_EVENINGS + 1)
+    at = checks.when(line.get("at"), f"{where}.at")
+
+    def position(value: Any, field: str) -> int:
+        return checks.number(value, f"{where}.{field}", 0, max(evenings - 1, 0))
+
+    if action in ("pot_out", "pot_back"):
+        reopened = line.get("reopened", False)
+        if not isinstance(reopened, bool):
+            checks.bad(f"{where}.reopened", msg("must be true or false"))
+        chosen = (position(line.get("evening"), "evening"),)
+        return ArchivedEvent(action, season, at, chosen, reopened is True)
+    if action == "paid":
+        listed = checks.items(line.get("evenings"), f"{where}.evenings", MAX_EVENINGS, 1)
+        chosen = tuple(position(v, f"evenings[{i}]") for i, v in enumerate(listed))
+        return ArchivedEvent(action, season, at, chosen)
+    if action == "rename":
+        old, new = line.get("from"), line.get("to")
+        if not (is_text(old, MAX_NAME) and is_text(new, MAX_NAME)):
+            checks.bad(where, msg("a rename says 'from' and 'to' (names)"))
+            return None
+        return ArchivedEvent(action, season, at, renamed=(old, new))
+    return ArchivedEvent(action, season, at)
+
+
+def parse_tournament_archive(doc: Any) -> TournamentArchive:
+    """Check a tournament's archive strictly and fold every table's hands (no database)."""
+    checks = _Checks()
+    _check_head(doc, TOURNAMENT_FORMAT, TOURNAMENT_FIELDS, checks)
+    body = checks.obj(doc.get("tournament"), "tournament")
+    checks.unknown(body, TOURNAMENT_BODY_FIELDS, "tournament")
+    name = body.get("name")
+    if not is_text(name, MAX_NAME * 2):
+        checks.bad("tournament.name", msg("must be text"))
+    game, system, params = _rules_fields(body, "tournament", checks)
+    try:
+        day = date.fromisoformat(body.get("date"))
+    except (TypeError, ValueError):
+        checks.bad("tournament.date", msg("must be a date (YYYY-MM-DD)"))
+        day = date.min
+    rounds = checks.number(body.get("rounds"), "tournament.rounds", 1, MAX_ROUNDS)
+    deals = checks.number(body.get("deals_per_player"), "tournament.deals_per_player", 1, 20)
+    seed = checks.number(body.get("seed"), "tournament.seed", 0, 2**31 - 1)
+    created_at = checks.when(body.get("created_at"), "tournament.created_at")
+    players = [
+        _player(entry, f"players[{i}]", rounds, checks)
+        for i, entry in enumerate(checks.items(doc.get("players"), "players", MAX_PLAYERS, 3))
+    ]
+    round_entries = checks.items(doc.get("rounds", []), "rounds", rounds)
+    checks.done()
+    round_list = [
+        _round(entry, f"rounds[{i}]", i + 1, checks) for i, entry in enumerate(round_entries)
+    ]
+    _hands_in([t.plan for r in round_list if r for t in r.tables], checks)
+    checks.done()
+    return TournamentArchive(
+        name=name,
+        day=day,
+        game=game,
+        system=system,
+        params=params,
+        rounds=rounds,
+        deals_per_player=deals,
+        seed=seed,
+        created_at=created_at,
+        players=tuple(p for p in players if p is not None),
+        round_list=tuple(r for r in round_list if r is not None),
+    )
+
+
+def _player(entry: Any, where: str, rounds: int, checks: _Checks) -> ArchivedPlayer | None:
+    entry = checks.obj(entry, where)
+    checks.unknown(entry, PLAYER_FIELDS, where)
+    name = entry.get("name")
+    if not is_text(name, MAX_NAME):
+        checks.bad(f"{where}.name", msg("must be a name"))
+        return None
+    joined = checks.number(entry.get("joined_round", 1), f"{where}.joined_round", 1, rounds)
+    left = entry.get("withdrawn_after")
+    if left is not None:
+        left = checks.number(left, f"{where}.withdrawn_after", 0, rounds)
+    return ArchivedPlayer(name, joined, left)
+
+
+def _round(entry: Any, where: str, number: int, checks: _Checks) -> ArchivedRound | None:
+    entry = checks.obj(entry, where)
+    checks.unknown(entry, ROUND_FIELDS, where)
+    if entry.get("number") != number:
+        checks.bad(f"{where}.number", msg("rounds are numbered 1, 2, 3, … in order"))
+    seed = checks.number(entry.get("seed"), f"{where}.seed", 0, 2**31 - 1)
+    byes = entry.get("byes", [])
+    if not isinstance(byes, list) or not all(is_text(b, MAX_NAME) for b in byes):
+        checks.bad(f"{where}.byes", msg("must be a list of names"))
+        byes = []
+    closed_at = checks.when(entry.get("closed_at"), f"{where}.closed_at")
+    tables = []
+    listed = checks.items(entry.get("tables"), f"{where}.tables", MAX_TABLES, 1)
+    for index, table in enumerate(listed):
+        at = f"{where}.tables[{index}]"
+        table = checks.obj(table, at)
+        checks.unknown(table, TABLE_FIELDS, at)
+        if table.get("number") != index + 1:
+            checks.bad(f"{at}.number", msg("tables are numbered 1, 2, 3, … in order"))
+        session = table.get("table")
+        created = checks.when(session.get("created_at") if isinstance(session, dict) else None, at)
+        plan = checks.evening(session, f"{at}.table")
+        if plan is not None and plan.scoring != "points":
+            checks.bad(f"{at}.table.scoring", msg("a tournament table scores in points"))
+        if plan is not None:
+            tables.append(ArchivedTable(index + 1, plan, created))
+    return ArchivedRound(number, seed, list(byes), closed_at, tuple(tables))
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def stamp(moment: datetime | None) -> str | None:
+    """A stored (UTC, zone-less) time as the exports write it."""
+    return None if moment is None else moment.isoformat() + "Z"
+
+
+Positions = Callable[[str], int]
+"""An evening's key → its place in the archive's list of evenings."""
+
+
+def event_line(
+    action: str, season: int, at: datetime, data: dict[str, Any], position: Positions
+) -> dict[str, Any]:
+    """A group event as an archive line: evenings named by their place, not their key (the
+    keys are the old server's, and an import makes new ones)."""
+    line: dict[str, Any] = {"action": action, "season": season, "at": stamp(at)}
+    for field, value in data.items():
+        if field == "evening":
+            line["evening"] = position(value)
+        elif field == "evenings":
+            line["evenings"] = [position(key) for key in value]
+        else:
+            line[field] = value
+    return line
