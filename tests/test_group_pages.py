@@ -27,7 +27,7 @@ def test_found_a_group_on_its_page(client):
     page = client.get("/stammtisch/neu")
     assert page.status_code == 200
     posted = dict(fields(page.get_data(as_text=True), "/stammtisch/neu"))
-    posted.update({"name": "Freitag", "members": "Anton\nBerta\n\nCharlotte\n", "system": ""})
+    posted.update({"name": "Freitag", "members": "Anton\nBerta\n\nCharlotte\n"})
     response = client.post("/stammtisch/neu", data=posted)
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
     key = response.headers["Location"].rsplit("/", 1)[-1]
@@ -35,6 +35,30 @@ def test_found_a_group_on_its_page(client):
     assert data["members"] == ["Anton", "Berta", "Charlotte"] and data["name"] == "Freitag"
     bad = client.post("/stammtisch/neu", data={**posted, "members": "Anton\nanton"})
     assert bad.status_code == 422 and "sehen gleich aus" in bad.get_data(as_text=True)
+
+
+def test_a_system_of_another_game_is_refused_never_replaced(client):
+    """The group form lists every game's systems: one that does not fit the game is said
+    so beside the field, in the reader's words, and no group is made."""
+    posted = dict(fields(client.get("/stammtisch/neu").get_data(as_text=True), "/stammtisch/neu"))
+    posted.update({"members": "Anton\nBerta\nCharlotte", "game": "haferltarock"})
+    for system in ("tapp-points", "", "schach"):
+        refused = client.post("/stammtisch/neu", data={**posted, "system": system})
+        assert refused.status_code == 422
+        html = refused.get_data(as_text=True)
+        assert "ist kein Zahlungssystem von Haferltarock" in html, html[:3000]
+        assert "Einheiten (Parlett), Stufen (mit Reizen)" in html
+    english = client.post(
+        "/stammtisch/neu",
+        data={**posted, "system": "tapp-points"},
+        headers={"Accept-Language": "en"},
+    )
+    said = "“Tapp points” is not a payment system of Haferltarock. Choose one of: Units (Parlett)"
+    assert said in english.get_data(as_text=True)
+    made = client.post("/stammtisch/neu", data={**posted, "system": "levels"})
+    assert made.status_code == 302
+    key = made.headers["Location"].rsplit("/", 1)[-1]
+    assert client.get(f"{API}/groups/{key}").get_json()["system"] == "levels"
 
 
 def test_next_friday_is_one_tap(client):

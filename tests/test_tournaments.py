@@ -17,11 +17,13 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+import sqlalchemy as sa
 
 from scorer.auth.routes import create_organiser
 from scorer.domain import Hand
 from scorer.domain.tournament import UNIT_PARAMS, tournament_rules
 from scorer.extensions import db, limiter
+from scorer.models import Tournament
 from tests.conftest import SETUP_CODE, DefaultFields, dispose, make_app
 
 GAME, SYSTEM = "haferltarock", "parlett-units"
@@ -1176,3 +1178,27 @@ def test_a_finished_tournament_table_says_so_instead_of_counting_on(app, client)
     assert "Spiel 4" not in html
     assert "Runde beendet" in html or "alle 3 Spiele eingetragen" in html
     assert 'id="hand-form"' not in html
+
+
+def test_a_tournament_form_with_another_games_system_is_refused(app, client):
+    organiser(app)
+    assert log_in(client).status_code == 302
+    page = client.get(f"/turniere/neu?game={GAME}&system={SYSTEM}")
+    parser = DefaultFields()
+    parser.feed(page.get_data(as_text=True))
+    data = {
+        **parser.values,
+        "game": GAME,
+        "system": "tapp-points",
+        "name": "Frühjahrsturnier",
+        "day": "2026-03-14",
+        "rounds": "2",
+        "deals": "1",
+        "players": "\n".join(f"Spieler {i}" for i in range(1, 9)),
+    }
+    response = client.post("/turniere/neu", data=data)
+    assert response.status_code == 422
+    assert "ist kein Zahlungssystem von Haferltarock" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Tournament)) == 0
+        db.session.remove()

@@ -473,3 +473,21 @@ def test_a_trump_given_through_the_api_survives_an_edit_where_it_is_not_asked(cl
     assert client.post(f"/api/v1/sessions/{key}/hands", json=hand).status_code == 201
     html = client.get(f"/t/{key}/spiele/1").get_data(as_text=True)
     assert '<input type="hidden" name="trump" value="gras">' in html
+
+
+def test_a_stale_page_with_another_games_system_is_refused_never_replaced(app, client):
+    """The new-table form posts its game and system (hidden): a system that is not the
+    game's (a page left open while the game was changed elsewhere, or a hand-made post) is
+    said so in the reader's words, and no table is made."""
+    from sqlalchemy import func, select
+
+    from scorer.models import TableSession
+
+    response = new_table(client, system="tapp-points")
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "„Tapp-Punkte“ ist kein Zahlungssystem von Haferltarock" in html
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(TableSession)) == 0
+        db.session.remove()
+    assert new_table(client, system="levels").status_code == 302

@@ -20,6 +20,7 @@ from scorer.i18n.catalogue import euros, say, say_error
 from scorer.live import conditional, live_etag
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
+from scorer.table.forms import wrong_system
 from scorer.web.qr import qr_response
 
 
@@ -54,13 +55,17 @@ def conflict(exc: operations.Conflict):
 def new_group():
     form = NewGroupForm()
     game = GAMES.get(form.game.data or "haferltarock") or GAMES["haferltarock"]
-    if form.validate_on_submit():
+    valid = form.validate_on_submit()
+    refused = wrong_system(game, form.system.data) if request.method == "POST" else None
+    if refused:
+        form.system.errors = [*form.system.errors, refused]
+    elif valid:
         members = [line.strip() for line in form.members.data.splitlines() if line.strip()]
         try:
             group = groups.create_group(
                 form.name.data or "",
                 game.id,
-                form.system.data if form.system.data in game.systems else game.systems[0],
+                form.system.data,
                 {},
                 members,
                 form.carry_pot.data,

@@ -382,6 +382,21 @@ def system_choices(game_id: str) -> list[SelectChoice]:
     return options((s, say(SYSTEMS[s].name)) for s in game.systems)
 
 
+def wrong_system(game: Game, system_id: str | None) -> str | None:
+    """What is said, in the reader's words, when a form sends a payment system that is not
+    one of `game`'s (a stale page, or a group form's choice that does not fit the game):
+    the form is refused, never given another system. None when it fits."""
+    if system_id in game.systems:
+        return None
+    chosen = SYSTEMS.get(system_id or "")
+    return _(
+        "“%(system)s” is not a payment system of %(game)s. Choose one of: %(choices)s.",
+        system=say(chosen.name) if chosen else (system_id or "")[:40],
+        game=say(game.name),
+        choices=", ".join(say(SYSTEMS[s].name) for s in game.systems),
+    )
+
+
 def attach_errors(form, exc: RuleError, prefix_map: dict[str, str] | None = None) -> None:
     """Put the rules engine's messages, in the reader's language, beside the form fields
     they name."""

@@ -44,6 +44,7 @@ from scorer.table.forms import (
     params_from_form,
     players_form,
     system_choices,
+    wrong_system,
 )
 from scorer.table.view import game_and_system, remembered, seats, upcoming_seats
 from scorer.validation import idempotency_key, whole_number
@@ -156,7 +157,10 @@ def new_table():
     system = SYSTEMS[system_id] if system_id in game.systems else SYSTEMS[game.systems[0]]
     choose.system.data = system.id
     form = new_table_form(game, system, formdata=request.form if request.method == "POST" else None)
-    if request.method == "POST" and form.validate():
+    refused = wrong_system(game, system_id) if request.method == "POST" else None
+    if refused:
+        form.form_errors.append(refused)
+    elif request.method == "POST" and form.validate():
         players = [
             form[f"player_{i}"].data.strip()
             for i in range(MAX_PLAYERS)

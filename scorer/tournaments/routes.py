@@ -16,7 +16,13 @@ from scorer.extensions import PDFS, db
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.models import Tournament
-from scorer.table.forms import ChooseGameForm, attach_errors, options, params_from_form
+from scorer.table.forms import (
+    ChooseGameForm,
+    attach_errors,
+    options,
+    params_from_form,
+    wrong_system,
+)
 from scorer.tournaments import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
@@ -75,7 +81,10 @@ def new():
     form = tournament_form(
         game, system, formdata=request.form if request.method == "POST" else None
     )
-    if request.method == "POST" and form.validate():
+    refused = wrong_system(game, system_id) if request.method == "POST" else None
+    if refused:
+        form.form_errors.append(refused)
+    elif request.method == "POST" and form.validate():
         try:
             players = ops.parse_player_list(form.players.data)
             params = params_from_form(form, game, system, skip=HIDDEN_PARAMS)
