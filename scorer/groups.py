@@ -314,6 +314,16 @@ def close_season(group: Group) -> dict[str, int]:
     return shares
 
 
+def closed_seasons(group: Group) -> list[dict[str, Any]]:
+    """Each closed season, in order: its number, the Haferl it ended with and how that was
+    shared out (the Haferl's history across seasons)."""
+    return [
+        {"season": e.season, "pot_cents": e.data["pot"], "shares": dict(e.data["shares"])}
+        for e in history(group)
+        if e.action == "season_close"
+    ]
+
+
 def season_shares(group: Group, season: int) -> dict[str, int]:
     event = db.session.scalar(
         select(GroupEvent).where(

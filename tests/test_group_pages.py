@@ -8,7 +8,7 @@ import re
 from werkzeug.datastructures import MultiDict
 
 from tests.conftest import PostedFields
-from tests.test_groups import API, FOUR, close, create_group, evening, play
+from tests.test_groups import API, BIG, FOUR, close, create_group, evening, play
 
 FRAGE_WON = {"contract": "frage", "points": 70}
 
@@ -139,6 +139,63 @@ def test_the_season_report_as_pdf_and_csv(client):
         totals[player] = totals.get(player, 0) + int(cents)
         assert "," in euros
     assert totals == {line["player"]: line["net_cents"] for line in lines}
+
+
+def test_every_closed_season_stays_readable(client):
+    """Two seasons closed, the third running: the group page, a member's page, the chart,
+    the PDF and the CSV of each season by `?season=N`, with a switcher; the Haferl's
+    history across seasons; the confirmation shows the final table and offers the PDF."""
+    from tests.test_pdf import pdf_text
+
+    key = create_group(client)["key"]
+    nets = []
+    for players, hands in ((FOUR, [FRAGE_WON, FRAGE_WON]), (["Anton", "Berta", "Emil"], [BIG])):
+        session = evening(client, key, players)
+        play(client, session, hands)
+        close(client, session)
+        html = client.get(f"/s/{key}").get_data(as_text=True)
+        confirm = client.post(f"/s/{key}/saison", data=MultiDict(fields(html, "/saison")))
+        said = confirm.get_data(as_text=True)
+        assert "Abschlusstabelle der Saison" in said and "/saison.pdf" in said
+        nets.append(client.get(f"{API}/groups/{key}/standings").get_json())
+        assert client.post(f"{API}/groups/{key}/season/close").status_code == 200
+    group = client.get(f"{API}/groups/{key}").get_json()
+    assert group["season"] == 3 and len(group["closed_seasons"]) == 2
+
+    page = client.get(f"/s/{key}").get_data(as_text=True)
+    assert "Saison 3 · läuft" in page and f"/s/{key}?season=1" in page
+    assert "Noch kein Abend dieser Saison abgeschlossen." in page
+    assert f'action="/s/{key}/saison"' in page
+    for number, lines in enumerate(nets, 1):
+        shown = client.get(f"/s/{key}?season={number}")
+        assert shown.status_code == 200
+        html = shown.get_data(as_text=True)
+        assert f"Saison {number} · beendet" in html and 'aria-current="page"' in html
+        assert "Am Ende hielt das Haferl" in html
+        assert f'action="/s/{key}/saison"' not in html  # the running season is ended there
+        for line in lines:
+            assert f"/s/{key}/spieler/{line['player']}?season={number}" in html
+        assert f"/s/{key}/saison.pdf?season={number}" in html
+        pdf = client.get(f"/s/{key}/saison.pdf?season={number}")
+        assert pdf.status_code == 200 and f"Saison {number}" in pdf_text(pdf.data)[1]
+        rows = client.get(f"/s/{key}/saison.csv?season={number}").data.decode("utf-8-sig")
+        totals: dict[str, int] = {}
+        for row in rows.splitlines()[1:]:
+            season, _, _, player, cents, _ = row.split(";")
+            assert season == str(number)
+            totals[player] = totals.get(player, 0) + int(cents)
+        assert {p: c for p, c in totals.items() if c} == {
+            line["player"]: line["net_cents"] for line in lines if line["net_cents"]
+        }
+        chart = client.get(f"/s/{key}/saison.svg?season={number}")
+        assert chart.status_code == 200 and chart.mimetype == "image/svg+xml"
+        member = client.get(f"/s/{key}/spieler/Anton?season={number}").get_data(as_text=True)
+        assert (
+            f"Saison {number}" in member and f"spieler/Anton/verlauf.svg?season={number}" in member
+        )
+    for wrong in ("0", "4", "eins", "-1"):
+        assert client.get(f"/s/{key}?season={wrong}").status_code == 404
+        assert client.get(f"/s/{key}/saison.pdf?season={wrong}").status_code == 404
 
 
 def test_a_newcomer_joins_from_the_group_page(client):

@@ -31,11 +31,7 @@ def group_to_json(group: Group) -> dict[str, Any]:
         "share_by": group.share_by,
         "pot_cents": group.pot_cents,
         "season": group.season,
-        "closed_seasons": [
-            {"season": e.season, "shares": e.data["shares"], "pot_cents": e.data["pot"]}
-            for e in groups.history(group)
-            if e.action == "season_close"
-        ],
+        "closed_seasons": groups.closed_seasons(group),
         "evenings": [
             {
                 "key": s.key,

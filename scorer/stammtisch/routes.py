@@ -21,6 +21,7 @@ from scorer.live import conditional, live_etag
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, NewGroupForm
 from scorer.table.forms import wrong_system
+from scorer.validation import whole_number
 from scorer.web.qr import qr_response
 
 
@@ -90,14 +91,32 @@ def checked_form() -> ActionForm:
     return form
 
 
+def chosen_season() -> int:
+    """The season `?season=N` asks for (1 up to the current one), else the current one:
+    every season of the group stays readable after it is closed."""
+    asked = request.args.get("season")
+    if asked is None:
+        return g.group.season
+    number = whole_number(asked)
+    if not isinstance(number, int) or not 1 <= number <= g.group.season:
+        abort(404, _("This group has no season %(number)s.", number=asked[:12]))
+    return number
+
+
+def season_args(season: int) -> dict[str, int]:
+    """`url_for` arguments for a page of `season` (none for the current one)."""
+    return {} if season == g.group.season else {"season": season}
+
+
 @bp.get("/s/<group_key>")
 def group():
     """The group's page; it follows its evenings live (`304` while nothing changed)."""
-    etag = live_etag("group", *groups.live_version(g.group))
-    return conditional(etag, lambda: render_group(etag))
+    season = chosen_season()
+    etag = live_etag("group", season, *groups.live_version(g.group))
+    return conditional(etag, lambda: render_group(etag, season))
 
 
-def render_group(etag: str) -> str:
+def render_group(etag: str, season: int) -> str:
     group = g.group
     evenings = groups.evenings(group)
     last_seating = list(evenings[-1].players) if evenings else []  # who sat at its end
@@ -107,7 +126,10 @@ def render_group(etag: str) -> str:
         group=group,
         game=GAMES[group.game],
         evenings=evenings,
-        standings=groups.standings(group, group.season),
+        season=season,
+        in_season=season_args(season),
+        closed_seasons=groups.closed_seasons(group),
+        standings=groups.standings(group, season),
         order=order,
         tonight=set(last_seating),
         collected=groups.collected_settlement(group) if group.settle == "collected" else None,
@@ -154,6 +176,7 @@ def close_season():
             "stammtisch/confirm_season.html",
             group=g.group,
             shares=groups.planned_shares(g.group),
+            standings=groups.standings(g.group, g.group.season),
             form=form,
         )
     shares = groups.close_season(g.group)
@@ -186,8 +209,9 @@ def close_settlement():
 @bp.get("/s/<group_key>/spieler/<name>")
 def player(name: str):
     group = g.group
+    season = chosen_season()
     try:
-        stats, running = groups.stats(group, name, group.season)
+        stats, running = groups.stats(group, name, season)
     except operations.NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     stats = stats.to_json()
@@ -200,6 +224,8 @@ def player(name: str):
         average=None if average is None else format_decimal(average, format="0.0"),
         running=running,
         game=GAMES[group.game],
+        season=season,
+        in_season=season_args(season),
     )
 
 
@@ -208,7 +234,7 @@ def season_chart():
     """Each member's balance after each closed evening of the season."""
     group = g.group
     players, series = season.season_series(
-        group.members, season.closed_evenings(group, group.season)
+        group.members, season.closed_evenings(group, chosen_season())
     )
     return Response(season.season_chart(players, series), mimetype="image/svg+xml")
 
@@ -218,20 +244,21 @@ def season_chart():
 def season_pdf():
     """The season report, printed: standings, chart, the evenings, the Haferl's history, in
     the reader's language."""
-    body = season.season_pdf(g.group, g.group.season, file_language())
+    number = chosen_season()
+    body = season.season_pdf(g.group, number, file_language())
     return Response(
         body,
         mimetype="application/pdf",
-        headers={"Content-Disposition": f'inline; filename="saison-{g.group.season}.pdf"'},
+        headers={"Content-Disposition": f'inline; filename="saison-{number}.pdf"'},
     )
 
 
 @bp.get("/s/<group_key>/saison.csv")
 def season_csv():
     """The season as a spreadsheet in the reader's language (`exports.routes.csv_response`)."""
-    lang = file_language()
-    rows = season.season_csv_rows(g.group, g.group.season, lang)
-    return csv_response(rows, f'attachment; filename="saison-{g.group.season}.csv"', lang)
+    lang, number = file_language(), chosen_season()
+    rows = season.season_csv_rows(g.group, number, lang)
+    return csv_response(rows, f'attachment; filename="saison-{number}.csv"', lang)
 
 
 @bp.get("/s/<group_key>/qr.svg")
@@ -245,5 +272,5 @@ def player_chart(name: str):
     group = g.group
     if name not in group.members:
         abort(404, _("%(name)s does not belong to this group.", name=name))
-    _stats, running = groups.stats(group, name, group.season)
+    _stats, running = groups.stats(group, name, chosen_season())
     return Response(season.season_chart([name], {name: running}), mimetype="image/svg+xml")
