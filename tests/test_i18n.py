@@ -325,3 +325,35 @@ def test_a_score_sheet_in_each_language_is_its_own_file(app, client):
     assert len(cached) == 2 and any("-de" in n for n in cached) and any("-en" in n for n in cached)
     again = client.get(f"/api/v1/sessions/{key}/export.pdf?lang=en")
     assert again.data == english.data  # from the cache
+
+
+def test_choices_are_named_in_the_readers_words_never_by_id(client):
+    """A wrong contract, suit, option or payment system: the message lists the choices as
+    players call them, in the reader's language; the ids stay in the field names only."""
+    from scorer.domain.message import Msg, one_of
+    from scorer.domain.scoring import SUIT_NAMES
+
+    table = client.post(
+        "/api/v1/sessions",
+        json={"game": "haferltarock", "system": "parlett-units", "players": ["A", "B", "C"]},
+    ).get_json()["key"]
+    wrong = {"declarer": "A", "contract": "solo", "points": 70}
+    for language, said in (
+        ("en", "must be one of: Frage, Hand (Solo)"),
+        ("de", "bitte eines wählen: Frage, Hand (Solo)"),
+    ):
+        answer = client.post(
+            f"/api/v1/sessions/{table}/hands", json=wrong, headers={"Accept-Language": language}
+        )
+        assert answer.status_code == 422
+        assert answer.get_json()["error"]["fields"]["contract"] == [said]
+    group = client.post(
+        "/api/v1/groups",
+        json={"game": "haferltarock", "system": "tapp-points", "members": ["A", "B", "C"]},
+        headers={"Accept-Language": "de"},
+    ).get_json()["error"]["fields"]["system"][0]
+    assert "Einheiten (Parlett)" in group and "parlett-units" not in group
+    # A message with choices survives its JSON form (stored explanation lines, errors).
+    suits = one_of(SUIT_NAMES.values())
+    assert Msg.from_json(suits.to_json()) == suits
+    assert str(suits) == "must be one of: Acorns, Leaves, Hearts, Bells"

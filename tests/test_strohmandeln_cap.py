@@ -225,7 +225,7 @@ def test_the_refusal_reads_in_german(app):
         Rules.build("strohmandeln", "beck", {"max_draw_factor": 3})
     (message,) = caught.value.fields["params.max_draw_factor"]
     with app.test_request_context(), force_locale("de"):
-        assert say(message) == "eins von: 1, 2, 4, 8, 16, 32, 64"
+        assert say(message) == "bitte eines wählen: 1, 2, 4, 8, 16, 32, 64"
 
 
 @pytest.mark.parametrize("value", DRAW_FACTORS)
@@ -300,7 +300,7 @@ def test_new_table_form_saves_the_chosen_cap_and_refuses_another(client):
     }
     refused = client.post("/neu", data={**data, "param_max_draw_factor": "5"})
     assert refused.status_code == 422
-    assert "eins von: 1, 2, 4, 8, 16, 32, 64" in refused.get_data(as_text=True)
+    assert "bitte eines wählen: 1, 2, 4, 8, 16, 32, 64" in refused.get_data(as_text=True)
     created = client.post("/neu", data={**data, "param_max_draw_factor": "2"})
     assert created.status_code == 302, created.get_data(as_text=True)[:2000]
     key = created.headers["Location"].rstrip("/").rsplit("/", 1)[-1]

@@ -11,10 +11,11 @@ from collections.abc import Collection
 from typing import Any
 
 from scorer.domain.cardpoints import declarer_points
-from scorer.domain.message import Msg, msg
+from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import POT, Bonus, Hand, RuleError, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.registry import Game
+from scorer.domain.scoring import SUIT_NAMES
 
 MAX_NAME = 40
 MAX_SEATS = 12
@@ -71,10 +72,10 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
         bad("declarer", msg("name the declarer"))
     contract = data.get("contract")
     if not _text(contract, MAX_ID):
-        bad("contract", msg("must be one of: %(choices)s", choices=", ".join(game.contracts)))
+        bad("contract", one_of(game.contracts.values()))
     trump = data.get("trump")
     if trump is not None and not _text(trump, MAX_ID):
-        bad("trump", msg("must be a suit: eichel, gras, herz or schellen"))
+        bad("trump", one_of(SUIT_NAMES.values()))
     bid = data.get("bid")
     if bid is None:
         bid = 61

@@ -8,7 +8,7 @@ gives the English, for logs and the API's default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -32,7 +32,7 @@ class Msg:
         template = self.plural if self.plural and self.count != 1 else self.id
         if not self.args:
             return template
-        return template % {k: str(v) for k, v in self.args.items()}
+        return template % {k: _english(v) for k, v in self.args.items()}
 
     def __str__(self) -> str:
         return self.english()
@@ -48,14 +48,28 @@ class Msg:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Msg:
-        args = {
-            k: cls.from_json(v) if isinstance(v, Mapping) else v
-            for k, v in (data.get("args") or {}).items()
-        }
+        args = {k: _from_json(v) for k, v in (data.get("args") or {}).items()}
         return cls(data["id"], args, data.get("plural"), data.get("count"))
 
 
+def _from_json(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return Msg.from_json(value)
+    if isinstance(value, list):
+        return tuple(_from_json(v) for v in value)
+    return value
+
+
+def _english(value: Any) -> str:
+    """An argument in English; a tuple (choices) as a list."""
+    if isinstance(value, tuple | list):
+        return ", ".join(_english(v) for v in value)
+    return str(value)
+
+
 def _json(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_json(v) for v in value]
     if isinstance(value, Msg):
         return value.to_json()
     if isinstance(value, Decimal | Fraction):
@@ -66,6 +80,12 @@ def _json(value: Any) -> Any:
 def msg(id: str, **args: Any) -> Msg:
     """A message; its placeholders are filled from `args` by the reader's catalogue."""
     return Msg(id, args)
+
+
+def one_of(choices: Iterable[Msg | str | int]) -> Msg:
+    """ "must be one of: …", each choice named as the reader calls it (a contract, a suit,
+    an option by its name in the reader's language, never its id)."""
+    return msg("must be one of: %(choices)s", choices=tuple(choices))
 
 
 def msg_n(singular: str, plural: str, count: int, **args: Any) -> Msg:

@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Literal
 
-from scorer.domain.message import Msg, msg
+from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
 from scorer.domain.money import Cents
 
@@ -90,7 +90,7 @@ class Param:
         if self.kind == "choice":
             if value in self.choices:
                 return value
-            raise ValueError(msg("must be one of: %(choices)s", choices=", ".join(self.choices)))
+            raise ValueError(one_of(self.describe(c) for c in self.choices))
         if self.kind == "rate":
             if isinstance(value, bool) or not isinstance(value, int | float | str):
                 raise ValueError(msg("must be a decimal number"))
@@ -109,8 +109,7 @@ class Param:
         if self.allowed:
             if value in self.allowed:
                 return value
-            allowed = ", ".join(str(n) for n in self.allowed)
-            raise ValueError(msg("must be one of: %(choices)s", choices=allowed))
+            raise ValueError(one_of(self.allowed))
         if self.minimum is not None and value < self.minimum:
             raise ValueError(msg("must be at least %(minimum)s", minimum=self.minimum))
         top = self.maximum if self.maximum is not None else 10_000_000

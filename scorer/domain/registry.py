@@ -174,9 +174,9 @@ def get_system(game: Game, system_id: Any) -> System:
             "system",
             msg(
                 "'%(system)s' is not a payment system of %(game)s; choose one of: %(choices)s",
-                system=system.id,
+                system=system.name,
                 game=game.name,
-                choices=", ".join(game.systems),
+                choices=tuple(SYSTEMS[s].name for s in game.systems),
             ),
         )
     return system

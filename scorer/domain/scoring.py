@@ -8,12 +8,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scorer.domain.message import Msg, msg
+from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import POT, Hand, Line, Posting, RuleError, Score, pot_name_taken
 from scorer.domain.params import resolve
 from scorer.domain.registry import Deal, Draft, Game, System, get_game, get_system
 
 SUITS = ("eichel", "gras", "herz", "schellen")
+SUIT_NAMES = {
+    "eichel": msg("Acorns"),
+    "gras": msg("Leaves"),
+    "herz": msg("Hearts"),
+    "schellen": msg("Bells"),
+}
+"""Each suit as players call it (the messages' choices)."""
 CALLS = ("Kontra", "Re", "Supp", "Resupp", "Hirsch")
 BIDS = tuple(range(61, 117, 5))
 
@@ -105,9 +112,9 @@ class Rules:
         if hand.declarer not in names:
             bad("declarer", msg("must be one of the players of this hand"))
         if hand.contract not in game.contracts:
-            bad("contract", msg("must be one of: %(choices)s", choices=", ".join(game.contracts)))
+            bad("contract", one_of(game.contracts.values()))
         if hand.trump is not None and hand.trump not in SUITS:
-            bad("trump", msg("must be one of: %(choices)s", choices=", ".join(SUITS)))
+            bad("trump", one_of(SUIT_NAMES.values()))
         for flag in ("all_tricks", "no_tricks"):
             if getattr(hand, flag) and flag not in game.flags:
                 bad(

@@ -72,6 +72,8 @@ class Speaker:
     def _arg(self, value: Any) -> Any:
         if isinstance(value, Msg):
             return self.say(value)
+        if isinstance(value, tuple | list):  # choices, each said in the reader's words
+            return ", ".join(str(self._arg(v)) for v in value)
         if isinstance(value, Cents):
             return _euros(int(value), False, self.locale)
         if isinstance(value, Fraction):
