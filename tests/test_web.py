@@ -491,3 +491,43 @@ def test_a_stale_page_with_another_games_system_is_refused_never_replaced(app, c
         assert db.session.scalar(select(func.count()).select_from(TableSession)) == 0
         db.session.remove()
     assert new_table(client, system="levels").status_code == 302
+
+
+@pytest.mark.parametrize(
+    "game, system, shown",
+    [
+        ("tarok", "points-kasse", False),
+        ("tarok-bettel", "points-kasse", True),
+        ("tarok", "fixed-direct", False),
+        ("tarok-bettel", "fixed-direct", True),
+    ],
+)
+def test_a_bettel_amount_is_offered_only_where_there_is_a_bettel(client, game, system, shown):
+    """Rows that do not apply are not shown: Tarock (einfach) has no Bettel, so neither
+    the new-table form nor the rules page asks for or shows a Bettel's value."""
+    form = client.get(f"/neu?game={game}&system={system}").get_data(as_text=True)
+    rules = client.get(f"/regeln/{game}").get_data(as_text=True)
+    assert ("param_bettel" in form) is shown
+    assert ("Wert eines Bettels" in rules) is shown  # points-kasse's Bettel amount
+    assert ("ein Bettel wert" in rules) is shown  # fixed-direct's Bettel factor
+    table = table_url(new_table(client, game=game, system=system))
+    assert client.get(table).status_code == 200
+
+
+def test_a_durch_that_pays_nothing_says_so(client):
+    """Units (Parlett) pay a Durch by its card points alone: the explanation says so."""
+    key = client.post(
+        "/api/v1/sessions",
+        json={"game": "haferltarock", "system": "parlett-units", "players": ["A", "B", "C"]},
+    ).get_json()["key"]
+    durch = {"declarer": "A", "contract": "frage", "points": 120, "all_tricks": True}
+    stored = client.post(
+        f"/api/v1/sessions/{key}/hands", json=durch, headers={"Accept-Language": "de"}
+    ).get_json()
+    texts = [line["text"] for line in stored["explanation"]]
+    assert "ein Durch zählt bei Einheiten (Parlett) nichts extra" in texts
+    won_durch = stored["net"]["A"]
+    plain = {"declarer": "B", "contract": "frage", "points": 120}
+    stored = client.post(f"/api/v1/sessions/{key}/hands", json=plain).get_json()
+    assert not any("Durch" in line["text"] for line in stored["explanation"])
+    assert stored["net"]["B"] == won_durch  # the same 120 points, the same money

@@ -69,6 +69,7 @@ register_system(
     System(
         id="danyliuk-cents",
         name=msg("Cents per point (Danyliuk)"),
+        pays_durch=False,  # a Durch counts its card points, nothing more
         description=msg(
             "Frage: 5 ct plus 1 ct per point beyond the band, from the Haferl; "
             "hand game 10 ct plus 2 ct per point, direct."

@@ -93,6 +93,7 @@ register_system(
                 Fraction(4),
                 msg("how many simple Frage wins a Bettel is worth"),
                 "rate",
+                contract="bettel",
             ),
             common_tie("draw"),
         ),

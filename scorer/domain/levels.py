@@ -84,6 +84,7 @@ register_system(
     System(
         id="levels",
         name=msg("Levels (with bidding)"),
+        pays_durch=False,  # a Durch counts its card points, nothing more
         description=msg(
             "A basic amount for the game, the hand, each level reached and each raise."
         ),

@@ -78,6 +78,9 @@ class Param:
     minimum: int | None = 0
     maximum: int | None = None
     allowed: tuple[int, ...] = ()
+    contract: str | None = None
+    """The contract this setting prices (a Bettel's value): not offered at a game that has
+    no such contract."""
 
     def parse(self, value: Any) -> Any:
         """Turn a JSON or form value into the parameter's Python value, or raise ValueError."""

@@ -89,6 +89,7 @@ register_system(
     System(
         id="parlett-units",
         name=msg("Units (Parlett)"),
+        pays_durch=False,  # a Durch counts its card points, nothing more
         description=msg(
             "Frage: 1 unit per five points from the Haferl; hand game 2 units per five, direct."
         ),

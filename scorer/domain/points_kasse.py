@@ -129,7 +129,7 @@ register_system(
                 "choice",
                 choices=ROUNDINGS,
             ),
-            Param("bettel_cents", 20, msg("the value of a Bettel (cents)")),
+            Param("bettel_cents", 20, msg("the value of a Bettel (cents)"), contract="bettel"),
             common_tie("draw"),
         ),
         pay=pay,

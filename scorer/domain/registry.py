@@ -63,6 +63,9 @@ class System:
     pay: Callable[[Deal], Draft]
     has_pot: Callable[[Mapping[str, Any]], bool] = lambda params: False
     durch_bid: bool = False
+    pays_durch: bool = True
+    """Whether a Durch (every trick; a Bettel-like no trick when lost) pays something of its
+    own; where it does not, the explanation says so (the card points count as they are)."""
     description: Msg | str = ""
 
 
@@ -138,6 +141,14 @@ class Game:
         """The parameters a table of this game and system can set: the system's, then the
         game's."""
         return system.params + self.params
+
+    def offered_params(self, system: System) -> tuple[Param, ...]:
+        """The parameters a table of this game is offered (forms, the rules page, printed
+        rules): `all_params` without those for a contract the game does not have (a Bettel's
+        value at Tarock without Bettel). The others still take their defaults."""
+        return tuple(
+            p for p in self.all_params(system) if p.contract is None or p.contract in self.contracts
+        )
 
 
 GAMES: dict[str, Game] = {}

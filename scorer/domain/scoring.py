@@ -67,6 +67,10 @@ class Rules:
         factor = self.cap_factor(factor)
         draft = self._burden_shifted(deal) or self.system.pay(deal)
         lines = list(draft.explanation)
+        durch = (hand.all_tricks or hand.no_tricks) and hand.bid != "durch"
+        if durch and not self.system.pays_durch:
+            said = msg("Durch pays nothing extra in %(system)s", system=self.system.name)
+            lines.append(Line(said))
         multiplier = factor * 2**hand.doublings
         if hand.doublings:
             calls = ", ".join(CALLS[: hand.doublings])

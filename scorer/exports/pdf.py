@@ -189,7 +189,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
 
     params = [
         (say(p.title), say(p.describe(session.params.get(p.name, p.default), points)))
-        for p in game.all_params(system)
+        for p in game.offered_params(system)
         if has_pot or p.name not in POT_PARAMS
     ]
     header_height = HEADER_BASE + PARAM_LINE * math.ceil(len(params) / PARAM_COLUMNS)

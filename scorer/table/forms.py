@@ -126,7 +126,7 @@ def new_table_form(game: Game, system: System, formdata=None):
                 [InputRequired(_("Name missing")) if required else Optional(), Length(max=40)],
             ),
         )
-    for param in game.all_params(system):
+    for param in game.offered_params(system):
         setattr(Form, f"param_{param.name}", param_field(param))
     form = Form(formdata=formdata)
     form.game.data, form.system.data = game.id, system.id
@@ -182,7 +182,7 @@ def param_field(param: Param) -> Field:
 
 def params_from_form(form, game: Game, system: System, skip=frozenset()) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    for param in game.all_params(system):
+    for param in game.offered_params(system):
         if param.name in skip:
             continue
         field = form[f"param_{param.name}"]

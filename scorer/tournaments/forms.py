@@ -73,7 +73,7 @@ def tournament_form(game: Game, system: System, formdata=None) -> TournamentForm
     class Form(TournamentForm):
         pass
 
-    for param in game.all_params(system):
+    for param in game.offered_params(system):
         if param.name in HIDDEN_PARAMS:
             continue
         setattr(Form, f"param_{param.name}", param_field(param))
