@@ -55,6 +55,20 @@
     keepAwake();
   }
 
+  // New tournament: the hint under "deals per player" says what the number typed makes of
+  // a round (a table of four plays 4 × deals hands, each player 3 ×; a table of three 3 ×).
+  document.querySelectorAll("[data-deals-hint]").forEach(function (hint) {
+    var input = hint.closest(".param") && hint.closest(".param").querySelector("input");
+    if (!input) return;
+    input.addEventListener("input", function () {
+      var n = parseInt(input.value, 10);
+      if (!(n >= 1 && n <= 20)) return;
+      hint.textContent = hint.getAttribute("data-deals-hint")
+        .replace("{deals}", n).replace("{four}", 4 * n)
+        .replace("{plays}", 3 * n).replace("{three}", 3 * n);
+    });
+  });
+
   // New table: choosing a game or payment system reloads the form for it. The names typed
   // so far survive the reload in this tab's own storage.
   var TYPED_KEY = "haferl.new-table";

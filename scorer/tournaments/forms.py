@@ -49,7 +49,6 @@ class TournamentForm(FlaskForm):
         [InputRequired(), NumberRange(1, 20)],
         default=DEFAULT_DEALS,
         render_kw={"inputmode": "numeric"},
-        description=_l("4: 16 hands at a table of four (each plays 12), 12 at a table of three."),
     )
     players = TextAreaField(
         _l("Players (one per line)"),
