@@ -26,6 +26,7 @@ from scorer.domain import RuleError
 from scorer.domain.message import msg
 from scorer.exports.archive import (
     GROUP_FORMAT,
+    NOTED,
     TOURNAMENT_FORMAT,
     VERSION,
     ArchivedEvent,
@@ -251,14 +252,13 @@ class _GroupReplay:
             self._close_season()
         elif line.action == "paid":
             self._paid(index, line)
-        elif line.action == "rename" and line.renamed is not None:
-            old, new = line.renamed
+        elif line.action in NOTED and line.noted is not None:
             db.session.add(
                 GroupEvent(
                     group_id=self.group.id,
                     season=self.group.season,
-                    action="rename",
-                    data={"from": old, "to": new},
+                    action=line.action,
+                    data=dict(line.noted),
                 )
             )
         self._stamp(line.at)

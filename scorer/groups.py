@@ -156,14 +156,15 @@ def add_members(group: Group, names: Sequence[str]) -> None:
         _changed(group)
 
 
-def rename_member(group: Group, old: str, new: Any) -> None:
+def rename_member(group: Group, old: str, new: Any) -> str:
     """A new name for a member, everywhere: the group, every evening of it (players, hands,
-    dealers, lineups), its cached ledgers folded again. History keeps what was said then."""
+    dealers, lineups), its cached ledgers folded again. History keeps what was said then.
+    Returns the new name as stored."""
     if old not in group.members:
         raise NotFound(msg("no member called %(name)s", name=old))
     [new] = member_names([new], "name")
     if new == old:
-        return
+        return new
     taken = next((m for m in group.members if m != old and same_name(m, new)), None)
     if taken is not None:
         raise RuleError.one("name", alike_message(taken, new))
@@ -171,6 +172,56 @@ def rename_member(group: Group, old: str, new: Any) -> None:
     for session in evenings(group):
         _rename_in_evening(session, old, new)
     _event(group, "rename", {"from": old, "to": new})
+    _changed(group)
+    return new
+
+
+def change_rules(group: Group, system: Any, params: Any) -> int:
+    """New rules and amounts for the group's next evenings (the game stays): an evening
+    keeps the rules it started with. Returns the number of the first evening they apply to
+    (the history says so too)."""
+    if params is not None and not isinstance(params, dict):
+        raise RuleError.one("params", msg("must be an object"))
+    rules = Rules.build(group.game, system, params)
+    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    if not rules.has_pot and group.carry_pot:
+        raise RuleError.one(
+            "system", msg("the group carries its Haferl: choose rules with a Haferl")
+        )
+    first = len(evenings(group)) + 1
+    if (rules.system.id, stored) != (group.system, group.params):
+        group.system, group.params = rules.system.id, stored
+        _event(group, "rules", {"system": rules.system.id, "params": stored, "from_evening": first})
+        _changed(group)
+    return first
+
+
+def rules_changes(group: Group) -> list[GroupEvent]:
+    """When the group's rules were changed, and from which evening each change applies."""
+    return [e for e in history(group) if e.action == "rules"]
+
+
+def retired(group: Group) -> set[str]:
+    """Members who stopped coming: kept in the history and the standings, not offered for
+    a new evening until they play again."""
+    away: set[str] = set()
+    for event in history(group):
+        if event.action == "retire":
+            away.add(event.data["name"])
+        elif event.action == "return":
+            away.discard(event.data["name"])
+        elif event.action == "rename" and event.data["from"] in away:
+            away = (away - {event.data["from"]}) | {event.data["to"]}
+    return away
+
+
+def set_coming(group: Group, name: str, coming: bool) -> None:
+    """Mark a member as one who stopped coming (or comes again)."""
+    if name not in group.members:
+        raise NotFound(msg("no member called %(name)s", name=name))
+    if (name in retired(group)) != coming:
+        return
+    _event(group, "return" if coming else "retire", {"name": name})
     _changed(group)
 
 
@@ -208,6 +259,8 @@ def new_evening(
     evening to start takes it: it pays no stake until the Haferl runs empty."""
     names = parse_players(players)
     add_members(group, names)
+    for name in sorted(retired(group) & set(names)):  # they play again
+        _event(group, "return", {"name": name})
     merged = {**group.params, **(params if isinstance(params, dict) else {})}
     if params is not None and not isinstance(params, dict):
         raise RuleError.one("params", msg("must be an object"))

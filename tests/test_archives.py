@@ -108,8 +108,9 @@ def imported(client, document: dict) -> dict:
 
 def a_season_and_a_half(app, client) -> str:
     """A group's life: players who come and go, a voided and an edited hand, the Haferl
-    carried, an evening reopened and closed again, a member renamed, a season closed and
-    the next begun with an evening still open."""
+    carried, an evening reopened and closed again, a member renamed, a season closed, the
+    rules changed, a member who stopped coming and came back, the next season begun with
+    an evening still open."""
     key = create_group(client)["key"]
     first = evening(client, key, FOUR)
     play(client, first, [FRAGE_WON, FRAGE_LOST, BIG, FRAGE_WON])
@@ -133,8 +134,12 @@ def a_season_and_a_half(app, client) -> str:
     rename = client.put(f"{API}/groups/{key}/members/Emil", json={"name": "Emilia"})
     assert rename.status_code == 200, rename.get_json()
     assert client.post(f"{API}/groups/{key}/season/close").status_code == 200
+    rules = {"params": {"stake_cents": 60}}
+    assert client.put(f"{API}/groups/{key}/rules", json=rules).status_code == 200
+    away = {"coming": False}
+    assert client.put(f"{API}/groups/{key}/members/Charlotte", json=away).status_code == 200
 
-    third = evening(client, key, ["Anton", "Berta", "Charlotte", "Dieter"])
+    third = evening(client, key, ["Anton", "Berta", "Charlotte", "Dieter"])  # she is back
     play(client, third, [FRAGE_LOST, FRAGE_WON])
     close(client, third)
     fourth = evening(client, key, FOUR)
@@ -157,6 +162,9 @@ def test_a_groups_whole_history_moves_to_another_server(app, client, elsewhere):
         "pot_back",
         "season_close",
         "rename",
+        "rules",
+        "retire",
+        "return",
     }
 
     other_app, other, _ = elsewhere

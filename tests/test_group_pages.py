@@ -233,3 +233,81 @@ def test_a_settle_up_paid_twice_says_nothing_is_left(client):
     html = second.get_data(as_text=True)
     assert "Nichts mehr zu bezahlen: jeder abgeschlossene Abend ist bezahlt." in html
     assert "0 Abende als bezahlt" not in html
+
+
+def test_a_group_plays_its_own_rules_and_changes_them_between_evenings(client):
+    """The group form asks the chosen game's systems only, with every parameter and its
+    help; the rules page changes them for the next evenings, an evening keeps its own."""
+    page = client.get("/stammtisch/neu?game=tarok&system=points-kasse").get_data(as_text=True)
+    choose = page.split('id="system"')[1].split("</select>")[0]
+    assert "Kasse" in choose and "Tapp" not in choose and "Parlett" not in choose
+    assert "param_stake_cents" in page and "param_bettel_cents" not in page  # no Bettel here
+    posted = dict(fields(page, "/stammtisch/neu"))
+    posted.update(
+        {"name": "Donnerstag", "members": "Anton\nBerta\nClara", "param_stake_cents": "70"}
+    )
+    made = client.post("/stammtisch/neu", data=posted)
+    assert made.status_code == 302, made.get_data(as_text=True)[:3000]
+    key = made.headers["Location"].rsplit("/", 1)[-1]
+    group = client.get(f"{API}/groups/{key}").get_json()
+    assert (group["game"], group["system"]) == ("tarok", "points-kasse")
+    assert group["params"]["stake_cents"] == 70
+
+    first = evening(client, key, ["Anton", "Berta", "Clara"])
+    rules = client.get(f"/s/{key}/regeln").get_data(as_text=True)
+    assert 'value="70"' in rules  # the group's own amount, not the system's default
+    assert "param_pot_at_end" not in rules  # a carried Haferl stays: nothing to choose
+    changed = dict(fields(rules, "/regeln"))
+    changed["param_stake_cents"] = "120"
+    saved = client.post(f"/s/{key}/regeln", data=changed, follow_redirects=True)
+    assert "Regeln gespeichert: sie gelten ab Abend 2." in saved.get_data(as_text=True)
+    assert "gilt ab Abend 2" in client.get(f"/s/{key}").get_data(as_text=True)
+    assert client.get(f"{API}/sessions/{first['key']}").get_json()["params"]["stake_cents"] == 70
+    close(client, first)
+    second = evening(client, key, ["Anton", "Berta", "Clara"])
+    assert second["params"]["stake_cents"] == 120
+    history = client.get(f"{API}/groups/{key}/archive.json").get_json()["history"]
+    assert [line["from_evening"] for line in history if line["action"] == "rules"] == [2]
+
+    # The API does the same; a system of another game is refused, nothing changes.
+    api = client.put(f"{API}/groups/{key}/rules", json={"params": {"stake_cents": 90}})
+    assert api.status_code == 200 and api.get_json()["from_evening"] == 3
+    wrong = client.put(f"{API}/groups/{key}/rules", json={"system": "parlett-units"})
+    assert wrong.status_code == 422
+    assert client.get(f"{API}/groups/{key}").get_json()["params"]["stake_cents"] == 90
+
+
+def test_a_member_is_renamed_and_stops_coming_on_the_page(client):
+    key = create_group(client)["key"]
+    session = evening(client, key, FOUR)
+    play(client, session, [FRAGE_WON])
+    close(client, session)
+    member = client.get(f"/s/{key}/spieler/Dieter").get_data(as_text=True)
+    renamed = client.post(
+        f"/s/{key}/spieler/Dieter/name",
+        data=dict(fields(member, "/spieler/Dieter/name"), name="Didi"),
+        follow_redirects=True,
+    )
+    assert "Dieter heißt jetzt Didi." in renamed.get_data(as_text=True)
+    group = client.get(f"{API}/groups/{key}").get_json()
+    assert "Didi" in group["members"] and "Dieter" not in group["members"]
+    assert "Didi" in client.get(f"{API}/sessions/{session['key']}").get_json()["players"]
+
+    member = client.get(f"/s/{key}/spieler/Didi").get_data(as_text=True)
+    away = client.post(f"/s/{key}/spieler/Didi/kommt", data=dict(fields(member, "/kommt")))
+    assert away.status_code == 302
+    page = client.get(f"/s/{key}").get_data(as_text=True)
+    assert 'name="player" value="Didi"' not in page  # not offered for a new evening
+    assert "Didi</bdi></a> (kommt nicht mehr)" in page  # kept in the group
+    assert client.get(f"{API}/groups/{key}").get_json()["not_coming"] == ["Didi"]
+    assert any(
+        line["player"] == "Didi" for line in client.get(f"{API}/groups/{key}/standings").get_json()
+    )
+    # Named for an evening, Didi plays again.
+    evening(client, key, ["Anton", "Berta", "Didi"])
+    assert client.get(f"{API}/groups/{key}").get_json()["not_coming"] == []
+    taken = client.post(
+        f"/s/{key}/spieler/Didi/name", data={"name": "anton"}, follow_redirects=True
+    )
+    assert "Didi" in client.get(f"{API}/groups/{key}").get_json()["members"]
+    assert "anton" in taken.get_data(as_text=True).lower()

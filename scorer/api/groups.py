@@ -12,6 +12,7 @@ from scorer.api import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import json_body
 from scorer.api.sessions import session_to_json
+from scorer.domain import RuleError
 from scorer.domain.message import msg
 from scorer.extensions import NEW_TABLES, db
 from scorer.models import Group
@@ -26,6 +27,7 @@ def group_to_json(group: Group) -> dict[str, Any]:
         "system": group.system,
         "params": group.params,
         "members": group.members,
+        "not_coming": sorted(groups.retired(group)),
         "carry_pot": group.carry_pot,
         "settle": group.settle,
         "share_by": group.share_by,
@@ -88,10 +90,25 @@ def group_add_members():
 
 @bp.put("/groups/<group_key>/members/<name>")
 def group_rename_member(name: str):
+    """A new `name` for a member, and/or `coming`: false for one who stopped coming."""
     data = json_body()
-    groups.rename_member(g.group, name, data.get("name"))
+    if "coming" in data and not isinstance(data["coming"], bool):
+        raise RuleError.one("coming", msg("must be true or false"))
+    if "name" in data:
+        name = groups.rename_member(g.group, name, data.get("name"))
+    if "coming" in data:
+        groups.set_coming(g.group, name, data["coming"])
     db.session.commit()
     return jsonify(group_to_json(g.group))
+
+
+@bp.put("/groups/<group_key>/rules")
+def group_rules():
+    """The rules and amounts of the group's next evenings (`system`, `params`)."""
+    data = json_body()
+    first = groups.change_rules(g.group, data.get("system", g.group.system), data.get("params"))
+    db.session.commit()
+    return jsonify({**group_to_json(g.group), "from_evening": first})
 
 
 @bp.post("/groups/<group_key>/evenings")

@@ -469,10 +469,23 @@ PATHS.update(
         },
         G + "/members/{name}": {
             "put": operation(
-                "Rename a member everywhere",
+                "Rename a member everywhere (`name`), or mark one who stopped coming "
+                "(`coming`: false)",
                 {"200": answer("The group", ref("Group")), **ERRORS, **NOT_FOUND},
                 parameters=[GROUP, MEMBER],
                 requestBody=body(ref("Rename")),
+            )
+        },
+        G + "/rules": {
+            "put": operation(
+                "The rules and amounts of the group's next evenings (an evening keeps its own)",
+                {
+                    "200": answer("The group, with `from_evening`", ref("Group")),
+                    **ERRORS,
+                    **NOT_FOUND,
+                },
+                parameters=[GROUP],
+                requestBody=body(ref("GroupRules")),
             )
         },
         G + "/evenings": {
@@ -596,8 +609,11 @@ SCHEMAS.update(
         },
         "Rename": {
             "type": "object",
-            "required": ["name"],
-            "properties": {"name": {"type": "string"}},
+            "properties": {"name": {"type": "string"}, "coming": {"type": "boolean"}},
+        },
+        "GroupRules": {
+            "type": "object",
+            "properties": {"system": {"type": "string"}, "params": {"type": "object"}},
         },
         "NewEvening": {
             "type": "object",

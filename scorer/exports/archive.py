@@ -26,7 +26,14 @@ from typing import Any
 from scorer.domain import RuleError
 from scorer.domain.facts import MAX_ID, MAX_NAME
 from scorer.domain.message import Msg, msg
-from scorer.exports.data import ImportPlan, is_int, is_text, parse_import, unknown_fields
+from scorer.exports.data import (
+    ImportPlan,
+    is_int,
+    is_scalar,
+    is_text,
+    parse_import,
+    unknown_fields,
+)
 from scorer.operations import MAX_HANDS
 
 GROUP_FORMAT = "haferl-group"
@@ -43,7 +50,19 @@ MAX_ARCHIVE_BYTES = 8 * 1024 * 1024
 MAX_ROUNDS = 20
 MAX_TABLES = 100
 MAX_PLAYERS = 400
-EVENT_ACTIONS = ("pot_out", "pot_back", "season_close", "paid", "rename")
+EVENT_ACTIONS = (
+    "pot_out",
+    "pot_back",
+    "season_close",
+    "paid",
+    "rename",
+    "rules",
+    "retire",
+    "return",
+)
+NOTED = ("rename", "rules", "retire", "return")
+"""History lines an import writes as they are (what they say changed nothing it works out
+again: names and rules are in the evenings themselves)."""
 
 GROUP_FIELDS = {"format", "version", "exported_at", "group", "evenings", "history"}
 GROUP_BODY_FIELDS = {
@@ -74,6 +93,10 @@ EVENT_FIELDS = {
     "transfers",
     "from",
     "to",
+    "name",
+    "system",
+    "params",
+    "from_evening",
 }
 TOURNAMENT_FIELDS = {"format", "version", "exported_at", "tournament", "players", "rounds"}
 TOURNAMENT_BODY_FIELDS = {
@@ -117,7 +140,8 @@ class ArchivedEvent:
     at: datetime | None
     evenings: tuple[int, ...] = ()
     reopened: bool = False
-    renamed: tuple[str, str] | None = None
+    noted: dict[str, Any] | None = None
+    """What a line of `NOTED` says (checked), written as it is."""
 
 
 @dataclass(frozen=True)
@@ -375,7 +399,29 @@ def _event(line: Any, where: str, evenings: int, checks: _Checks) -> ArchivedEve
         if not (is_text(old, MAX_NAME) and is_text(new, MAX_NAME)):
             checks.bad(where, msg("a rename says 'from' and 'to' (names)"))
             return None
-        return ArchivedEvent(action, season, at, renamed=(old, new))
+        return ArchivedEvent(action, season, at, noted={"from": old, "to": new})
+    if action in ("retire", "return"):
+        name = line.get("name")
+        if not is_text(name, MAX_NAME):
+            checks.bad(f"{where}.name", msg("must be a name"))
+            return None
+        return ArchivedEvent(action, season, at, noted={"name": name})
+    if action == "rules":
+        system, params = line.get("system"), line.get("params")
+        first = checks.number(
+            line.get("from_evening"), f"{where}.from_evening", 1, MAX_EVENINGS + 1
+        )
+        if not is_text(system, MAX_ID) or not isinstance(params, dict) or len(params) > 64:
+            checks.bad(where, msg("a change of rules says 'system' and 'params'"))
+            return None
+        if not all(is_text(k, MAX_ID) and is_scalar(v) for k, v in params.items()):
+            checks.bad(
+                f"{where}.params",
+                msg("names and values must be short texts, numbers or true/false"),
+            )
+            return None
+        noted = {"system": system, "params": params, "from_evening": first}
+        return ArchivedEvent(action, season, at, noted=noted)
     return ArchivedEvent(action, season, at)
 
 

@@ -214,7 +214,7 @@ def parse_import(doc: Any) -> ImportPlan:
         params = {}
     if not isinstance(params, dict) or len(params) > MAX_PARAMS:
         bad("params", msg("must be an object of at most %(count)s parameters", count=MAX_PARAMS))
-    elif not all(is_text(k, MAX_ID) and _scalar(v) for k, v in params.items()):
+    elif not all(is_text(k, MAX_ID) and is_scalar(v) for k, v in params.items()):
         bad("params", msg("names and values must be short texts, numbers or true/false"))
     players = _players(doc.get("players"), bad)
     first_dealer = doc.get("first_dealer")
@@ -414,7 +414,7 @@ def is_text(value: Any, limit: int, empty: bool = False) -> bool:
     )
 
 
-def _scalar(value: Any) -> bool:
+def is_scalar(value: Any) -> bool:
     if isinstance(value, str):
         return len(value) <= MAX_ID
     return value is None or isinstance(value, bool | int | float)

@@ -4,25 +4,20 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import (
-    BooleanField,
-    RadioField,
-    SelectChoice,
-    SelectField,
-    StringField,
-    TextAreaField,
-)
+from wtforms import BooleanField, HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, Optional
 
-from scorer.domain import GAMES, SYSTEMS
-from scorer.i18n.catalogue import say
-from scorer.table.forms import game_choices, options
+from scorer.domain.registry import Game, System
+from scorer.table.forms import options, params_data, with_params
 
 
 class NewGroupForm(FlaskForm):
+    """Step two of a new group (step one chooses game and system, `ChooseGameForm`): its
+    name, members, how it settles, and the rules and amounts (`group_form`)."""
+
+    game = HiddenField()
+    system = HiddenField()
     name = StringField(_l("Name of the group"), [Optional(), Length(max=80)])
-    game = SelectField(_l("Game"), default="haferltarock")  # choices: per request
-    system = SelectField(_l("Payment system"), validate_choice=False, default="parlett-units")
     members = TextAreaField(
         _l("Who belongs to it? (one name per line)"),
         [InputRequired(_l("Names are missing")), Length(max=2000)],
@@ -44,15 +39,33 @@ class NewGroupForm(FlaskForm):
         default="equal",
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Names of games and systems in the reader's language: set when the form is made.
-        self.game.choices = game_choices()
-        self.system.choices = [
-            SelectChoice(s, say(SYSTEMS[s].name), optgroup=say(game.name))
-            for game in GAMES.values()
-            for s in game.systems
-        ]
+
+class GroupRulesForm(FlaskForm):
+    """The group's rules and amounts for its next evenings (`rules_form`)."""
+
+    system = HiddenField()
+
+
+class RenameForm(FlaskForm):
+    name = StringField(_l("New name"), [InputRequired(_l("Name is missing")), Length(max=40)])
+
+
+def group_form(game: Game, system: System, formdata=None) -> NewGroupForm:
+    form = with_params(NewGroupForm, game, system)(formdata=formdata)
+    form.game.data, form.system.data = game.id, system.id
+    return form
+
+
+def rules_form(
+    game: Game, system: System, stored: dict, formdata=None, skip=frozenset()
+) -> GroupRulesForm:
+    """The rules form of a group, filled with its rules (or `system`'s defaults when the
+    group plays another system now); without the parameters in `skip`."""
+    form = with_params(GroupRulesForm, game, system, skip)(
+        formdata=formdata, data=params_data(game, system, stored)
+    )
+    form.system.data = system.id
+    return form
 
 
 class ActionForm(FlaskForm):

@@ -10,7 +10,8 @@ from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 
 from scorer import groups, operations
-from scorer.domain import GAMES, RuleError
+from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain.registry import Game, System
 from scorer.exports import season
 from scorer.exports.pdf import file_language, long_date
 from scorer.exports.routes import csv_response
@@ -18,9 +19,17 @@ from scorer.extensions import NEW_TABLES, PDFS, db
 from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.live import conditional, live_etag
+from scorer.models import Group
 from scorer.stammtisch import bp
-from scorer.stammtisch.forms import ActionForm, NewGroupForm
-from scorer.table.forms import wrong_system
+from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
+from scorer.table.forms import (
+    ChooseGameForm,
+    attach_errors,
+    game_choices,
+    params_from_form,
+    system_choices,
+    wrong_system,
+)
 from scorer.validation import whole_number
 from scorer.web.qr import qr_response
 
@@ -51,36 +60,101 @@ def conflict(exc: operations.Conflict):
     return redirect(url_for("stammtisch.group"))
 
 
+def chosen_rules(group: Group | None = None) -> tuple[Game, System, str | None]:
+    """The game (the group's, or the one the request names) and the payment system the
+    request names, else the group's or the game's first; and the system id as it was sent
+    (a POST with another game's system is refused, never replaced)."""
+    source = request.form if request.method == "POST" else request.args
+    if group is not None:
+        game, fallback = GAMES[group.game], group.system
+    else:
+        game = GAMES.get(source.get("game") or "") or GAMES["haferltarock"]
+        fallback = game.systems[0]
+    sent = source.get("system") or None
+    return game, SYSTEMS[sent if sent in game.systems else fallback], sent
+
+
+def chooser(game: Game, system: System) -> ChooseGameForm:
+    choose = ChooseGameForm(formdata=None, data={"game": game.id, "system": system.id})
+    choose.game.choices = game_choices()
+    choose.system.choices = system_choices(game.id)
+    return choose
+
+
 @bp.route("/stammtisch/neu", methods=["GET", "POST"])
 @NEW_TABLES
 def new_group():
-    form = NewGroupForm()
-    game = GAMES.get(form.game.data or "haferltarock") or GAMES["haferltarock"]
-    valid = form.validate_on_submit()
-    refused = wrong_system(game, form.system.data) if request.method == "POST" else None
+    """Game and payment system first (the form reloads for them), then the group: name,
+    members, how it settles, and the rules and amounts of its evenings."""
+    game, system, sent = chosen_rules()
+    posted = request.method == "POST"
+    form = group_form(game, system, formdata=request.form if posted else None)
+    refused = wrong_system(game, sent) if posted else None
     if refused:
-        form.system.errors = [*form.system.errors, refused]
-    elif valid:
+        form.form_errors.append(refused)
+    elif posted and form.validate():
         members = [line.strip() for line in form.members.data.splitlines() if line.strip()]
         try:
             group = groups.create_group(
                 form.name.data or "",
                 game.id,
-                form.system.data,
-                {},
+                system.id,
+                params_from_form(form, game, system),
                 members,
                 form.carry_pot.data,
                 form.settle.data,
                 form.share_by.data,
             )
         except RuleError as exc:
-            for messages in exc.fields.values():
-                form.members.errors = [*form.members.errors, *(say(m) for m in messages)]
+            attach_errors(form, exc, prefix_map={"name": "name"})
+        except ValueError as exc:
+            form.form_errors.append(say_error(exc))
         else:
             db.session.commit()
             return redirect(url_for("stammtisch.group", group_key=group.key))
-    status = 422 if request.method == "POST" else 200
-    return render_template("stammtisch/new.html", form=form), status
+    return render_template(
+        "stammtisch/new.html", choose=chooser(game, system), form=form, game=game, system=system
+    ), (422 if posted else 200)
+
+
+@bp.route("/s/<group_key>/regeln", methods=["GET", "POST"])
+def rules():
+    """The group's rules and amounts, changed between evenings: an evening keeps the rules
+    it started with; the next one takes the new ones."""
+    group = g.group
+    game, system, sent = chosen_rules(group)
+    posted = request.method == "POST"
+    stored = group.params if system.id == group.system else {}
+    # A group that carries its Haferl keeps it at the end of every evening (new_evening):
+    # what happens to the Haferl at the end is not the group's to choose here.
+    kept = {"pot_at_end"} if group.carry_pot else set()
+    form = rules_form(game, system, stored, request.form if posted else None, kept)
+    refused = wrong_system(game, sent) if posted else None
+    if refused:
+        form.form_errors.append(refused)
+    elif posted and form.validate():
+        try:
+            chosen = params_from_form(form, game, system, skip=kept)
+            chosen |= {name: stored[name] for name in kept if name in stored}
+            first = groups.change_rules(group, system.id, chosen)
+        except RuleError as exc:
+            attach_errors(form, exc)
+        except ValueError as exc:
+            form.form_errors.append(say_error(exc))
+        else:
+            db.session.commit()
+            flash(_("Rules saved: they apply from evening %(number)s on.", number=first), "info")
+            return redirect(url_for("stammtisch.group"))
+    return render_template(
+        "stammtisch/rules.html",
+        group=group,
+        game=game,
+        system=system,
+        choose=chooser(game, system),
+        form=form,
+        changes=groups.rules_changes(group),
+        long_date=long_date,
+    ), (422 if posted else 200)
 
 
 def checked_form() -> ActionForm:
@@ -119,8 +193,10 @@ def group():
 def render_group(etag: str, season: int) -> str:
     group = g.group
     evenings = groups.evenings(group)
+    away = groups.retired(group)
     last_seating = list(evenings[-1].players) if evenings else []  # who sat at its end
     order = last_seating + [m for m in group.members if m not in last_seating]
+    order = [m for m in order if m not in away]  # who stopped coming is not offered
     return render_template(
         "stammtisch/group.html",
         group=group,
@@ -129,6 +205,9 @@ def render_group(etag: str, season: int) -> str:
         season=season,
         in_season=season_args(season),
         closed_seasons=groups.closed_seasons(group),
+        away=away,
+        rules_changes=groups.rules_changes(group),
+        system=SYSTEMS[group.system],
         standings=groups.standings(group, season),
         order=order,
         tonight=set(last_seating),
@@ -226,7 +305,42 @@ def player(name: str):
         game=GAMES[group.game],
         season=season,
         in_season=season_args(season),
+        away=name in groups.retired(group),
+        rename=RenameForm(),
+        form=ActionForm(),
     )
+
+
+@bp.post("/s/<group_key>/spieler/<name>/name")
+def rename(name: str):
+    """A member's new name, everywhere in the group's history (`groups.rename_member`)."""
+    form = RenameForm()
+    if not form.validate_on_submit():
+        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(url_for("stammtisch.player", name=name))
+    try:
+        new = groups.rename_member(g.group, name, form.name.data)
+    except operations.NotFound:
+        abort(404, _("%(name)s does not belong to this group.", name=name))
+    except RuleError as exc:
+        flash(say_error(exc), "error")
+        return redirect(url_for("stammtisch.player", name=name))
+    db.session.commit()
+    flash(_("%(old)s is now called %(new)s.", old=name, new=new), "info")
+    return redirect(url_for("stammtisch.player", name=new))
+
+
+@bp.post("/s/<group_key>/spieler/<name>/kommt")
+def coming(name: str):
+    """A member who stopped coming (kept in the history, not offered for a new evening),
+    or who comes again."""
+    checked_form()
+    try:
+        groups.set_coming(g.group, name, request.form.get("kommt") == "ja")
+    except operations.NotFound:
+        abort(404, _("%(name)s does not belong to this group.", name=name))
+    db.session.commit()
+    return redirect(url_for("stammtisch.player", name=name))
 
 
 @bp.get("/s/<group_key>/saison.svg")

@@ -110,12 +110,38 @@ def rate_from_text(text: str) -> Fraction:
         raise ValidationError(_("a number such as 0.5")) from None
 
 
-def new_table_form(game: Game, system: System, formdata=None):
-    """The new-table form for one game and system: players and every parameter."""
+def with_params(base: type[FlaskForm], game: Game, system: System, skip=frozenset()):
+    """`base` with a field for every parameter `game` offers with `system` (but `skip`):
+    the rules-and-amounts part of the new-table, group and tournament forms."""
 
-    class Form(NewTableForm):
+    class Form(base):  # type: ignore[misc, valid-type]
         pass
 
+    for param in game.offered_params(system):
+        if param.name not in skip:
+            setattr(Form, f"param_{param.name}", param_field(param))
+    return Form
+
+
+def params_data(game: Game, system: System, stored: dict[str, Any]) -> dict[str, Any]:
+    """The parameter fields' data for rules already chosen (a group's), as `param_field`
+    shows a default: a rate as a decimal in the reader's language."""
+    data: dict[str, Any] = {}
+    for param in game.offered_params(system):
+        if param.name not in stored:
+            continue
+        value = stored[param.name]
+        if param.kind == "rate" and value is not None:
+            value = str(float(Fraction(str(value))))
+            if language() == "de":
+                value = value.replace(".", ",")
+        data[f"param_{param.name}"] = value
+    return data
+
+
+def new_table_form(game: Game, system: System, formdata=None):
+    """The new-table form for one game and system: players and every parameter."""
+    Form = with_params(NewTableForm, game, system)
     for i in range(MAX_PLAYERS):
         required = i < min(game.players)
         setattr(
@@ -126,8 +152,6 @@ def new_table_form(game: Game, system: System, formdata=None):
                 [InputRequired(_("Name missing")) if required else Optional(), Length(max=40)],
             ),
         )
-    for param in game.offered_params(system):
-        setattr(Form, f"param_{param.name}", param_field(param))
     form = Form(formdata=formdata)
     form.game.data, form.system.data = game.id, system.id
     return form

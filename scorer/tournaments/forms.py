@@ -18,7 +18,7 @@ from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorer.domain import GAMES
 from scorer.domain.registry import Game, System
-from scorer.table.forms import param_field
+from scorer.table.forms import with_params
 from scorer.tournament_operations import DEFAULT_DEALS, MAX_ROUNDS
 
 TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]
@@ -69,14 +69,7 @@ class SwapForm(FlaskForm):
 def tournament_form(game: Game, system: System, formdata=None) -> TournamentForm:
     """The tournament form with the parameters of one game and system (units are points)."""
 
-    class Form(TournamentForm):
-        pass
-
-    for param in game.offered_params(system):
-        if param.name in HIDDEN_PARAMS:
-            continue
-        setattr(Form, f"param_{param.name}", param_field(param))
-    form = Form(formdata=formdata)
+    form = with_params(TournamentForm, game, system, skip=HIDDEN_PARAMS)(formdata=formdata)
     form.game.data, form.system.data = game.id, system.id
     return form
 
