@@ -172,3 +172,74 @@ def test_a_newcomer_pays_no_stake_into_a_haferl_carried_in():
     _, state = book.play(state, 2, frage("B"))
     assert state.balances["D"] == 0  # nobody paid a stake this round: neither does he
     assert sum(state.balances.values()) + state.pot == 240
+
+
+def test_the_changes_of_players_and_what_a_newcomer_pays_are_told():
+    """`seat_changes` names who sits down, comes back and gets up; `newcomer_stake` what
+    a newcomer pays as he sits down, as `ready` charges it."""
+    book = ledger(
+        Lineup(2, ("A", "B", "C", "D"), "A"),
+        Lineup(3, ("A", "B", "C"), "A"),
+        Lineup(4, ("A", "B", "D", "E"), "A"),
+    )
+    assert book.seat_changes() == [
+        (2, ("D",), (), ()),
+        (3, (), (), ("D",)),
+        (4, ("E",), ("D",), ("C",)),
+    ]
+    state = book.start()
+    assert book.newcomer_stake(state) == 100  # the running round's stake
+    assert book.ready(state, 2).balances["D"] == -100
+    waiting = LedgerState.from_json({**state.to_json(), "round_over": True})
+    assert book.newcomer_stake(waiting) is None  # pays with everyone at the refill
+    carried = Ledger(Rules.build("haferltarock", "parlett-units", {}), THREE, "C", opening_pot=240)
+    assert carried.newcomer_stake(carried.start()) == 0
+    points = Ledger(Rules.build("haferltarock", "parlett-units", {}), THREE, "C", points_only=True)
+    assert points.newcomer_stake(points.start()) == 0
+
+
+def test_the_hand_list_and_the_chart_show_who_came_and_went(app, client):
+    """The hand list has a line of its own for a newcomer's stake, a return and a leave;
+    the chart draws each player from the hand he joined to the hand he left."""
+    from scorer.exports.chart import balance_series
+    from tests.test_concurrency_more import lineup, table_version
+    from tests.test_web import new_table, table_url
+
+    key = table_url(new_table(client, players=["Anton", "Berta", "Clara"])).rsplit("/", 1)[-1]
+    api = f"/api/v1/sessions/{key}"
+
+    def hand(declarer: str) -> None:
+        body = {"declarer": declarer, "contract": "frage", "points": 70}
+        assert client.post(f"{api}/hands", json=body).status_code == 201
+
+    def seat(players: list[str]) -> None:
+        form = {"player_3": "", **lineup(players, table_version(app, key))}  # a cleared field
+        answer = client.post(f"/t/{key}/spieler", data=form)
+        assert answer.status_code == 302, answer.get_data(as_text=True)[-3000:]
+
+    hand("Anton")
+    seat(["Anton", "Berta", "Clara", "Dora"])  # Dora sits down before hand 2
+    hand("Berta")
+    seat(["Anton", "Berta", "Dora"])  # Clara gets up before hand 3
+    hand("Dora")
+    page = client.get(f"/t/{key}/spiele").get_data(as_text=True)
+    assert "Dora setzt sich dazu und zahlt 1,00 € ins Haferl" in page
+    assert "Clara steht auf; der Stand bleibt" in page
+    assert page.index("Dora setzt sich dazu") < page.index("Clara steht auf")
+    assert "Runde 1 beginnt: alle zahlen 1,00 € ins Haferl." in page
+
+    with app.app_context():
+        session = operations.get_session(key)
+        book = operations.ledger_for(session)
+        start, after = operations.standings(session, operations.hands_of(session))
+        names, series = balance_series(
+            book.everyone,
+            [start[0], *(b for b, _ in after.values())],
+            [book.seated_at(1), *(book.seated_at(n) for n in after)],
+        )
+        db.session.remove()
+    assert names == ["Anton", "Berta", "Clara", "Dora"]
+    assert series["Dora"][:2] == [None, None] and None not in series["Dora"][2:]
+    assert series["Clara"][-1] is None and None not in series["Clara"][:3]
+    chart = client.get(f"/t/{key}/verlauf.svg").get_data(as_text=True)
+    assert chart.count("<polyline") == 4  # one line each, each only where he sat

@@ -195,6 +195,31 @@ class Ledger:
                 players = lineup.players
         return players
 
+    def seat_changes(self) -> list[tuple[int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+        """Each change of players: (its first hand, who sits down for the first time this
+        evening, who comes back, who gets up)."""
+        seen, before = set(self.players), self.players
+        changes = []
+        for lineup in self.lineups:
+            now = lineup.players
+            new = tuple(p for p in now if p not in seen)
+            back = tuple(p for p in now if p in seen and p not in before)
+            gone = tuple(p for p in before if p not in now)
+            changes.append((lineup.at, new, back, gone))
+            seen, before = seen | set(now), now
+        return changes
+
+    def newcomer_stake(self, state: LedgerState) -> int | None:
+        """What someone new pays into the pot as he sits down after `state` (`ready`): the
+        stake of the running round, 0 where there is no pot or in a round nobody paid a
+        stake for (a Haferl carried in), None while the pot waits to be refilled (he pays
+        with everyone)."""
+        if not self.has_pot:
+            return 0
+        if state.round_over:
+            return None
+        return self.stake if state.stakes_paid else 0
+
     def ready(self, state: LedgerState, number: int) -> LedgerState:
         """`state` with every change of players up to hand `number` in effect (a new
         state; `state` is not changed)."""

@@ -11,7 +11,7 @@ legend repeats both.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from scorer.domain.money import format_euros
@@ -26,21 +26,27 @@ QUOTE = {'"': "&quot;"}
 
 
 def balance_series(
-    players: Sequence[str], standings: Iterable[Mapping[str, int]]
-) -> tuple[list[str], dict[str, list[int]]]:
+    players: Sequence[str],
+    standings: Iterable[Mapping[str, int]],
+    seated: Iterable[Collection[str]] | None = None,
+) -> tuple[list[str], dict[str, list[int | None]]]:
     """Each player's balance (cents, stakes included) at each of `standings`: the balances
-    before the first hand and after each live hand, as the ledger has them."""
+    before the first hand and after each live hand, as the ledger has them. With `seated`
+    (who sat at the table at each of them), a player has no value (None) where he was not
+    at the table: his line runs from the hand he joined to the hand he left."""
     players = list(players)
-    series: dict[str, list[int]] = {p: [] for p in players}
+    series: dict[str, list[int | None]] = {p: [] for p in players}
+    at_table = iter(seated) if seated is not None else None
     for balances in standings:
+        present = next(at_table) if at_table is not None else players
         for p in players:
-            series[p].append(balances.get(p, 0))
+            series[p].append(balances.get(p, 0) if p in present else None)
     return players, series
 
 
 def balance_chart_svg(
     players: Sequence[str],
-    series: dict[str, Sequence[int]],
+    series: Mapping[str, Sequence[int | None]],
     width: int = 680,
     height: int = 300,
     points: bool = False,
@@ -60,7 +66,7 @@ def balance_chart_svg(
     players = list(players)
     length = max((len(series.get(p, ())) for p in players), default=0)
     numbers = list(numbers) if numbers is not None else list(range(length))
-    values = [v for p in players for v in series.get(p, ())]
+    values = [v for p in players for v in series.get(p, ()) if v is not None]
     low, high = min([0, *values]), max([0, *values])
     step = _nice_step(high - low, cents=not points)
     low, high = step * math.floor(low / step), step * math.ceil(high / step)
@@ -123,15 +129,17 @@ def balance_chart_svg(
         style = f'fill="none" stroke="{colour}" stroke-width="1.8" stroke-linejoin="round"'
         if dash:
             style += f' stroke-dasharray="{dash}"'
-        points = _thin(list(series.get(player, ())), MAX_POINTS)
-        if len(points) == 1:
-            i, v = points[0]
-            out.append(
-                f'<circle cx="{_n(x(numbers[i]))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>'
-            )
-        elif points:
-            coords = " ".join(f"{_n(x(numbers[i]))},{_n(y(v))}" for i, v in points)
-            out.append(f'<polyline points="{coords}" {style}/>')
+        for piece in _pieces(list(series.get(player, ()))):
+            first = piece[0][0]
+            points = [(first + i, v) for i, v in _thin([v for _, v in piece], MAX_POINTS)]
+            if len(points) == 1:
+                i, v = points[0]
+                out.append(
+                    f'<circle cx="{_n(x(numbers[i]))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>'
+                )
+            elif points:
+                coords = " ".join(f"{_n(x(numbers[i]))},{_n(y(v))}" for i, v in points)
+                out.append(f'<polyline points="{coords}" {style}/>')
         ly = top + 8 + 18 * n
         lx = right + 14
         out.append(
@@ -140,6 +148,23 @@ def balance_chart_svg(
         )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _pieces(values: list[int | None]) -> list[list[tuple[int, int]]]:
+    """The runs of a series between its gaps (None: the player was not at the table), as
+    (index, value) pairs."""
+    pieces: list[list[tuple[int, int]]] = []
+    run: list[tuple[int, int]] = []
+    for i, v in enumerate(values):
+        if v is None:
+            if run:
+                pieces.append(run)
+            run = []
+        else:
+            run.append((i, v))
+    if run:
+        pieces.append(run)
+    return pieces
 
 
 def _thin(values: list[int], limit: int) -> list[tuple[int, int]]:

@@ -234,7 +234,9 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         for p in players
     ]
     names, series = balance_series(
-        session.players, [start[0], *(balances for balances, _ in standings.values())]
+        players,
+        [start[0], *(balances for balances, _ in standings.values())],
+        [ledger.seated_at(1), *(ledger.seated_at(number) for number in standings)],
     )
     chart = balance_chart_svg(
         names,

@@ -46,7 +46,7 @@ from scorer.table.forms import (
     system_choices,
     wrong_system,
 )
-from scorer.table.view import game_and_system, remembered, seats, upcoming_seats
+from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
 from scorer.validation import idempotency_key, whole_number
 from scorer.web.qr import qr_response
 
@@ -87,6 +87,7 @@ def table_context() -> dict[str, Any]:
         "points": table.points_only,
         "everyone": ledger.everyone,
         "seated_at": ledger.seated_at,
+        "seat_changes": seat_changes(table, ledger) if ledger.lineups else {},
     }
 
 
@@ -646,9 +647,11 @@ def chart():
     """Each player's balance after every hand, drawn on the server (no JavaScript)."""
     table = g.table
     start, after = operations.standings(table, operations.hands_of(table))
+    ledger = operations.ledger_for(table)
     players, series = balance_series(
-        operations.ledger_for(table).everyone,
+        ledger.everyone,
         [start[0], *(balances for balances, _ in after.values())],
+        [ledger.seated_at(1), *(ledger.seated_at(number) for number in after)],
     )
     svg = balance_chart_svg(
         players,

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from flask_babel import gettext, ngettext
 from sqlalchemy import select
 
+from scorer import operations
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.ledger import Ledger, LedgerState
 from scorer.domain.message import Msg, msg
+from scorer.domain.money import Cents
 from scorer.domain.registry import Game, System
 from scorer.extensions import db
 from scorer.i18n import in_each_language
@@ -50,6 +52,32 @@ def upcoming_seats(session: TableSession, ledger: Ledger, count: int) -> list[Se
         upcoming.append(Seats(dealer, sitting_out, ledger.next_after(dealer, seated), list(active)))
         dealer = ledger.next_after(dealer, seated)
     return upcoming
+
+
+def seat_changes(session: TableSession, ledger: Ledger) -> dict[int, list[Msg]]:
+    """The hand list's lines for players who come and go, by the hand they come before:
+    who sits down and what stake he pays as he does, who comes back, who gets up."""
+    said: dict[int, list[Msg]] = {}
+    for at, new, back, gone in ledger.seat_changes():
+        lines = said.setdefault(at, [])
+        stake = ledger.newcomer_stake(operations.state_before(session, at)) if new else 0
+        for name in new:
+            if stake:
+                line = msg(
+                    "%(name)s sits down and pays %(amount)s into the Haferl",
+                    name=name,
+                    amount=Cents(stake),
+                )
+            elif stake is None:
+                line = msg("%(name)s sits down and pays the stake with everyone", name=name)
+            elif ledger.has_pot:
+                line = msg("%(name)s sits down: no stake in a round of a carried Haferl", name=name)
+            else:
+                line = msg("%(name)s sits down", name=name)
+            lines.append(line)
+        lines += [msg("%(name)s is back", name=name) for name in back]
+        lines += [msg("%(name)s gets up; the balance stays", name=name) for name in gone]
+    return said
 
 
 def table_name(session: TableSession) -> Msg | str:
