@@ -460,10 +460,21 @@ def test_a_stammtisch_season_through_the_pages(device):
     page.screenshot(path=str(ARTIFACTS / f"stammtisch-player-{name}.png"), full_page=True)
     page.goto(group_url)
     page.get_by_role("button", name=re.compile("Saison beenden")).click()
+    assert "Abschlusstabelle der Saison" in page.inner_text("main")  # before it is final
+    assert page.get_by_role("link", name=re.compile("Saisonbericht drucken")).is_visible()
     page.get_by_role("button", name="Ja, Saison beenden").click()
     page.wait_for_selector("text=Saison beendet")
     assert "Saison 2" in page.inner_text(".topbar")
     assert "0,00" in page.inner_text(".topbar .pot")
+    # The closed season stays readable: tapped in the switcher.
+    page.get_by_role("navigation", name="Saisons").get_by_role("link", name="Saison 1").click()
+    page.wait_for_selector("h2:has-text('Saison 1 · beendet')")
+    assert page.locator("table.standings tbody tr").count() == 4
+    assert "Am Ende hielt das Haferl" in page.inner_text("#live-season")
+    page.screenshot(path=str(ARTIFACTS / f"stammtisch-season-1-{name}.png"), full_page=True)
+    page.locator("table.standings").get_by_role("link", name="Anton").click()
+    page.wait_for_url("**/spieler/Anton?season=1")
+    assert "Saison 1" in page.inner_text(".topbar")
     # The start page lists the group among this device's recent tables.
     page.goto("/")
     assert "Freitagsrunde" in page.inner_text("[data-recent-tables]")
@@ -580,9 +591,14 @@ def test_a_stammtisch_evening_and_season_in_english(english_device):
     assert "Hands played" in english_only("member")
     page.goto(group_url)
     page.get_by_role("button", name=re.compile("End the season")).click()
+    assert "The season's final table" in english_only("season-confirm")
     page.get_by_role("button", name="Yes, end the season").click()
     page.wait_for_selector("text=Season closed")
     english_only("season-closed")
+    page.get_by_role("navigation", name="Seasons").get_by_role("link", name="Season 1").click()
+    page.wait_for_selector("h2:has-text('Season 1 · finished')")
+    assert page.locator("table.standings tbody tr").count() == 3
+    english_only("season-1")
 
 
 def test_the_organiser_pages_in_english(english_device):

@@ -251,11 +251,16 @@ def close_season():
     form = checked_form()
     if request.form.get("bestaetigt") != "ja":
         # One more tap: the shares, before anything is paid out.
+        shares = groups.planned_shares(g.group)
+        final = [
+            (line["player"], line["net_cents"] + shares.get(line["player"], 0))
+            for line in groups.standings(g.group, g.group.season)
+        ]
         return render_template(
             "stammtisch/confirm_season.html",
             group=g.group,
-            shares=groups.planned_shares(g.group),
-            standings=groups.standings(g.group, g.group.season),
+            shares=shares,
+            final=sorted(final, key=lambda line: -line[1]),  # with the shares, as it will end
             form=form,
         )
     shares = groups.close_season(g.group)
