@@ -292,3 +292,61 @@ def test_a_printed_round_paper_costs_the_same_reads_at_any_size(app, client, pri
     assert len(prints) == 6
     for paper in ("tabelle", *(f"runde/1/{p}" for p in ROUND_PAPERS)):
         assert reads[small, paper] == reads[big, paper], reads
+
+
+def test_every_paper_carries_the_rules_and_their_mark(app, client, drawn_tournament):
+    """A tournament's standings (page and PDF), table list and blank sheets, and each of
+    its tables' score sheets print the same rules block with the same rules mark; an
+    evening played by other rules has another mark (#26 item 5)."""
+    from scorer.domain.params import fingerprint
+    from tests.test_pdf import pdf_text
+
+    tid, auth, round_one = drawn_tournament
+    tournament = client.get(f"/api/v1/tournaments/{tid}", headers=auth).get_json()
+    mark = fingerprint(tournament["game"], tournament["system"], tournament["params"])
+    assert len(mark) == 9 and mark[4] == "-"
+    page = client.get(f"/turnier/{tournament['key']}/stand").get_data(as_text=True)
+    assert f'Regelkennung <strong class="mark">{mark}</strong>' in page
+    papers = [
+        f"/turniere/{tid}/tabelle.pdf",
+        f"/turniere/{tid}/runde/1/tische.pdf",
+        f"/turniere/{tid}/runde/1/spielzettel.pdf",
+        f"/api/v1/sessions/{round_one['tables'][0]['key']}/export.pdf",
+    ]
+    for paper in papers:
+        response = client.get(paper)
+        assert response.status_code == 200, paper
+        text = pdf_text(response.data)[1]
+        assert mark in text and "Regelkennung" in text, paper
+    other = client.post(
+        "/api/v1/sessions",
+        json={"game": "haferltarock", "system": "parlett-units", "players": ["A", "B", "C"]},
+    ).get_json()["key"]
+    text = pdf_text(client.get(f"/api/v1/sessions/{other}/export.pdf").data)[1]
+    assert "Regelkennung" in text and mark not in text
+
+
+def test_the_rules_mark_changes_with_any_rule():
+    from scorer.domain.params import fingerprint
+
+    params = {"unit_cents": 10, "tie": "draw", "frage_factor": 0.5}
+    mark = fingerprint("haferltarock", "parlett-units", params)
+    assert mark == fingerprint("haferltarock", "parlett-units", dict(reversed(params.items())))
+    assert mark != fingerprint("haferltarock", "levels", params)
+    assert mark != fingerprint("haferltarock", "parlett-units", {**params, "tie": "loss"})
+    assert mark != fingerprint("tarok", "parlett-units", params)
+
+
+def test_a_changed_layout_prints_papers_anew(tmp_path):
+    """The cached PDFs are per layout too: an update that changes a print template (or a
+    style sheet or the words) never gives a copy printed before it."""
+    from scorer.exports.printing import layout
+
+    (tmp_path / "templates" / "exports").mkdir(parents=True)
+    (tmp_path / "static").mkdir()
+    sheet = tmp_path / "templates" / "exports" / "sheet.html"
+    sheet.write_text("<p>one</p>")
+    before = layout(str(tmp_path / "templates"), str(tmp_path / "static"))
+    sheet.write_text("<p>two</p>")
+    layout.cache_clear()
+    assert layout(str(tmp_path / "templates"), str(tmp_path / "static")) != before

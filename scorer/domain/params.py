@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -199,3 +201,16 @@ def pot_params(stake: int) -> tuple[Param, ...]:
             choices=("split", "keep"),
         ),
     )
+
+
+def fingerprint(game: str, system: str, params: Mapping[str, Any]) -> str:
+    """A short mark of a game, its payment system and every parameter's value ('3F2A-91C0',
+    from the stored parameters): two sheets with the same mark were played by the same
+    rules, and a sheet whose mark differs from its tournament's was not."""
+    canonical = json.dumps(
+        {"game": game, "system": system, "params": dict(params)},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    digest = hashlib.sha256(canonical.encode()).hexdigest()[:8].upper()
+    return f"{digest[:4]}-{digest[4:]}"

@@ -30,7 +30,7 @@ from __future__ import annotations
 import base64
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -52,7 +52,9 @@ from sqlalchemy import Row as DbRow
 from scorer import operations
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
-from scorer.domain.registry import Game
+from scorer.domain.params import fingerprint
+from scorer.domain.registry import Game, System
+from scorer.domain.tournament import UNIT_PARAMS
 from scorer.exports.chart import balance_chart_svg, balance_series
 from scorer.exports.printing import printed
 from scorer.exports.weasy import write_pdf
@@ -178,6 +180,22 @@ def sheet_context(session: TableSession, lang: str | None = None) -> dict[str, A
         return _sheet_context(session)
 
 
+def rules_lines(
+    game: Game, system: System, params: Mapping[str, Any], *, points: bool, has_pot: bool
+) -> list[tuple[str, str]]:
+    """Every parameter that means something at this table, with its label and value in the
+    reader's language: the rules block of a score sheet and of a tournament's papers (no
+    Haferl settings without a Haferl, no unit values where a unit is a point)."""
+    hidden = set() if has_pot else set(POT_PARAMS)
+    if points:
+        hidden |= set(UNIT_PARAMS)
+    return [
+        (say(p.title), say(p.describe(params.get(p.name, p.default), points)))
+        for p in game.offered_params(system)
+        if p.name not in hidden
+    ]
+
+
 def _sheet_context(session: TableSession) -> dict[str, Any]:
     game, system = GAMES[session.game], SYSTEMS[session.system]
     ledger = operations.ledger_for(session)
@@ -187,12 +205,9 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
     records = operations.hand_rows(session, operations.SHEET_COLUMNS, include_voided=True)
     stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
 
-    params = [
-        (say(p.title), say(p.describe(session.params.get(p.name, p.default), points)))
-        for p in game.offered_params(system)
-        if has_pot or p.name not in POT_PARAMS
-    ]
-    header_height = HEADER_BASE + PARAM_LINE * math.ceil(len(params) / PARAM_COLUMNS)
+    params = rules_lines(game, system, session.params, points=points, has_pot=has_pot)
+    # The parameters and the rules mark, three to a line.
+    header_height = HEADER_BASE + PARAM_LINE * math.ceil((len(params) + 1) / PARAM_COLUMNS)
     per_page = (PAGE_CONTENT - HEAD - 2 * SUM_ROW - SLACK) // LINE
     first_page = (PAGE_CONTENT - header_height - HEAD - 2 * SUM_ROW - SLACK) // LINE
 
@@ -263,6 +278,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         "time": clock(session.created_at) + (f"–{clock(closed)}" if closed else ""),
         "closed": closed is not None,
         "params": params,
+        "fingerprint": fingerprint(session.game, session.system, session.params),
         "header_height": header_height,
         "chunks": chunks,
         "live_hands": live,

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from functools import cache
 from pathlib import Path
 
 from flask import current_app
@@ -68,8 +69,23 @@ def version_of(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
+@cache
+def layout(templates: str, static: str) -> str:
+    """A fingerprint of how papers look: the print templates, their style sheets and the
+    catalogues. Part of every paper's version, so that an update that changes a sheet
+    prints it anew instead of giving the copy kept from before."""
+    files = [
+        *sorted(Path(templates).glob("exports/*.html")),
+        *sorted(Path(static).glob("print*.css")),
+        *sorted(Path(__file__).parent.parent.glob("translations/*/LC_MESSAGES/messages.mo")),
+    ]
+    return version_of(*(f.read_bytes() for f in files))
+
+
 def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesheet: str) -> bytes:
     """The PDF of paper `name` at `version` in `lang` (see the module's docstring)."""
+    templates = str(Path(current_app.root_path, current_app.template_folder or "templates"))
+    version = version_of(version, layout(templates, current_app.static_folder or "static"))
     folder = Path(current_app.config["PDF_CACHE"])
     path = folder / f"{name}-{version}-{lang}.pdf"
     try:

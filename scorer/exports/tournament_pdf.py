@@ -14,7 +14,15 @@ from flask import render_template
 from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
-from scorer.exports.pdf import file_language, in_language, long_date, page_footer_css, printed_now
+from scorer.domain.params import fingerprint
+from scorer.exports.pdf import (
+    file_language,
+    in_language,
+    long_date,
+    page_footer_css,
+    printed_now,
+    rules_lines,
+)
 from scorer.exports.printing import printed, version_of
 from scorer.extensions import db
 from scorer.models import TableSession, Tournament, TournamentRound, TournamentTable
@@ -54,6 +62,15 @@ def _render(
     return printed(name, version, lang, html, "print-lists.css")
 
 
+def rules_of(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's rules block (`exports/_rules.html`): every parameter and the mark."""
+    game, system = GAMES[tournament.game], SYSTEMS[tournament.system]
+    return {
+        "rules": rules_lines(game, system, tournament.params, points=True, has_pot=False),
+        "fingerprint": fingerprint(tournament.game, tournament.system, tournament.params),
+    }
+
+
 def _round_version(round_: TournamentRound) -> str:
     """What a round's papers show: the tournament, the round, who sits where (a swap of
     seats is a new version) and who has a bye. Not the hands: the tables' versions would
@@ -90,6 +107,7 @@ def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
             "round_": round_,
             "game": GAMES[tournament.game],
             "by_name": by_name,
+            **rules_of(tournament),
         }
 
     return _render(
@@ -125,6 +143,7 @@ def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
             "game": GAMES[tournament.game],
             "system": SYSTEMS[tournament.system],
             "tables": tables,
+            **rules_of(tournament),
         }
 
     return _render(
@@ -155,6 +174,7 @@ def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
             "system": SYSTEMS[tournament.system],
             "standings": tournament_standings(tournament),
             "rounds_played": len(tournament.round_list),
+            **rules_of(tournament),
         }
 
     return _render(

@@ -269,6 +269,7 @@ def standings(key: str):
             current=ops.current_round(tournament),
             game=GAMES[tournament.game],
             etag=etag,
+            **tournament_pdf.rules_of(tournament),
         )
 
     return recent_page(STANDINGS, live_etag("standings", key), look, render)
