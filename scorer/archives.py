@@ -31,10 +31,10 @@ from scorer.exports.archive import (
     VERSION,
     ArchivedEvent,
     GroupArchive,
-    TournamentArchive,
     event_line,
     stamp,
 )
+from scorer.exports.archive_tournament import ArchivedRound, TournamentArchive
 from scorer.exports.data import session_to_export
 from scorer.extensions import db
 from scorer.locks import begin_write
@@ -341,7 +341,7 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
     return tournament
 
 
-def _import_round(tournament: Tournament, archived: Any) -> None:
+def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
     where = f"rounds[{archived.number - 1}]"
     previous = tournament.round_list[-1] if tournament.round_list else None
     if previous is not None and not previous.closed:

@@ -180,9 +180,7 @@ def change_rules(group: Group, system: Any, params: Any) -> int:
     """New rules and amounts for the group's next evenings (the game stays): an evening
     keeps the rules it started with. Returns the number of the first evening they apply to
     (the history says so too)."""
-    if params is not None and not isinstance(params, dict):
-        raise RuleError.one("params", msg("must be an object"))
-    rules = Rules.build(group.game, system, params)
+    rules = Rules.build(group.game, system, params)  # refuses params that are no object
     stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
     if not rules.has_pot and group.carry_pot:
         raise RuleError.one(

@@ -22,8 +22,8 @@ from scorer.api.schema import body_bytes
 from scorer.api.tournaments import organiser, own, tournament_to_json
 from scorer.exports.archive import (
     parse_group_archive,
-    parse_tournament_archive,
 )
+from scorer.exports.archive_tournament import parse_tournament_archive
 from scorer.exports.data import MalformedDocument, load_document
 from scorer.extensions import IMPORTS, db
 

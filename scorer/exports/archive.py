@@ -1,6 +1,6 @@
 """The archive of a Stammtisch's or a tournament's whole history: one versioned JSON file
-(`format: haferl-group` or `haferl-tournament`, `version: 1`), checked here with no Flask
-and no database.
+(`format: haferl-group` or `haferl-tournament`, `version: 1`), checked with no database:
+a group's here, a tournament's in `exports.archive_tournament` with the checks here.
 
 A group's archive holds the group (rules, members, how it settles), every evening as an
 evening's export (`data.session_to_export`: players, rules, every hand as entered) with
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from scorer.domain import RuleError
@@ -47,9 +47,6 @@ MAX_ARCHIVE_HANDS = 20_000
 tournament's day many times over; bounds what one import makes the server fold."""
 MAX_ARCHIVE_BYTES = 8 * 1024 * 1024
 """An archive's limit (compact JSON, about 220 bytes a hand): MAX_ARCHIVE_HANDS fit twice."""
-MAX_ROUNDS = 20
-MAX_TABLES = 100
-MAX_PLAYERS = 400
 EVENT_ACTIONS = (
     "pot_out",
     "pot_back",
@@ -98,22 +95,6 @@ EVENT_FIELDS = {
     "params",
     "from_evening",
 }
-TOURNAMENT_FIELDS = {"format", "version", "exported_at", "tournament", "players", "rounds"}
-TOURNAMENT_BODY_FIELDS = {
-    "name",
-    "date",
-    "game",
-    "system",
-    "params",
-    "rounds",
-    "deals_per_player",
-    "seed",
-    "created_at",
-    "standings",
-}
-PLAYER_FIELDS = {"name", "joined_round", "withdrawn_after"}
-ROUND_FIELDS = {"number", "seed", "byes", "closed_at", "tables"}
-TABLE_FIELDS = {"number", "table"}
 
 
 # --- the plans an import replays --------------------------------------------------------------
@@ -159,44 +140,6 @@ class GroupArchive:
     history: tuple[ArchivedEvent, ...]
 
 
-@dataclass(frozen=True)
-class ArchivedTable:
-    number: int
-    plan: ImportPlan
-    created_at: datetime | None
-
-
-@dataclass(frozen=True)
-class ArchivedRound:
-    number: int
-    seed: int
-    byes: list[str]
-    closed_at: datetime | None
-    tables: tuple[ArchivedTable, ...]
-
-
-@dataclass(frozen=True)
-class ArchivedPlayer:
-    name: str
-    joined_round: int
-    withdrawn_after: int | None
-
-
-@dataclass(frozen=True)
-class TournamentArchive:
-    name: str
-    day: date
-    game: str
-    system: str
-    params: dict[str, Any]
-    rounds: int
-    deals_per_player: int
-    seed: int
-    created_at: datetime | None
-    players: tuple[ArchivedPlayer, ...]
-    round_list: tuple[ArchivedRound, ...]
-
-
 # --- reading ------------------------------------------------------------------------------------
 
 
@@ -207,7 +150,7 @@ def archive_format(doc: Any) -> str | None:
     return None
 
 
-class _Checks:
+class Checks:
     """Field messages gathered while reading, raised together (`done`)."""
 
     def __init__(self) -> None:
@@ -268,7 +211,7 @@ class _Checks:
             return None
 
 
-def _check_head(doc: Any, expected: str, fields: set[str], checks: _Checks) -> dict[str, Any]:
+def check_head(doc: Any, expected: str, fields: set[str], checks: Checks) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise RuleError.one("document", msg("must be a JSON object (a Haferl archive)"))
     if doc.get("format") != expected:
@@ -291,7 +234,7 @@ def _check_head(doc: Any, expected: str, fields: set[str], checks: _Checks) -> d
     return doc
 
 
-def _rules_fields(body: dict[str, Any], where: str, checks: _Checks) -> tuple[str, str, dict]:
+def rules_fields(body: dict[str, Any], where: str, checks: Checks) -> tuple[str, str, dict]:
     game, system, params = body.get("game"), body.get("system"), body.get("params", {})
     if not is_text(game, MAX_ID):
         checks.bad(f"{where}.game", msg("must be the id of a game"))
@@ -303,21 +246,21 @@ def _rules_fields(body: dict[str, Any], where: str, checks: _Checks) -> tuple[st
     return game, system, params
 
 
-def _hands_in(plans: list[ImportPlan | None], checks: _Checks) -> None:
+def hands_in(plans: list[ImportPlan | None], checks: Checks) -> None:
     if sum(len(p.hands) for p in plans if p is not None) > MAX_ARCHIVE_HANDS:
         checks.bad("document", msg("at most %(count)s hands", count=MAX_ARCHIVE_HANDS))
 
 
 def parse_group_archive(doc: Any) -> GroupArchive:
     """Check a group's archive strictly and fold every evening's hands (no database)."""
-    checks = _Checks()
-    _check_head(doc, GROUP_FORMAT, GROUP_FIELDS, checks)
+    checks = Checks()
+    check_head(doc, GROUP_FORMAT, GROUP_FIELDS, checks)
     body = checks.obj(doc.get("group"), "group")
     checks.unknown(body, GROUP_BODY_FIELDS, "group")
     name = body.get("name", "")
     if not is_text(name, MAX_NAME * 2, empty=True):
         checks.bad("group.name", msg("must be text"))
-    game, system, params = _rules_fields(body, "group", checks)
+    game, system, params = rules_fields(body, "group", checks)
     members = body.get("members")
     if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
         checks.bad("group.members", msg("must be a list of names"))
@@ -343,7 +286,7 @@ def parse_group_archive(doc: Any) -> GroupArchive:
         plan = checks.evening(evening, f"{where}.evening")
         closes = _closes(entry.get("closes", []), f"{where}.closes", checks)
         evenings.append(ArchivedEvening(plan, season, created, closed_at, closes) if plan else None)
-    _hands_in([e.plan if e else None for e in evenings], checks)
+    hands_in([e.plan if e else None for e in evenings], checks)
     history = [
         _event(line, f"history[{index}]", len(entries), checks) for index, line in enumerate(lines)
     ]
@@ -363,7 +306,7 @@ def parse_group_archive(doc: Any) -> GroupArchive:
     )
 
 
-def _closes(value: Any, where: str, checks: _Checks) -> tuple[int, ...]:
+def _closes(value: Any, where: str, checks: Checks) -> tuple[int, ...]:
     counts = checks.items(value, where, MAX_EVENTS)
     if not all(is_int(c) and 0 <= c <= MAX_HANDS for c in counts) or counts != sorted(counts):
         checks.bad(where, msg("must be hand counts in order"))
@@ -371,7 +314,7 @@ def _closes(value: Any, where: str, checks: _Checks) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _event(line: Any, where: str, evenings: int, checks: _Checks) -> ArchivedEvent | None:
+def _event(line: Any, where: str, evenings: int, checks: Checks) -> ArchivedEvent | None:
     line = checks.obj(line, where)
     checks.unknown(line, EVENT_FIELDS, where)
     action = line.get("action")
@@ -423,94 +366,6 @@ def _event(line: Any, where: str, evenings: int, checks: _Checks) -> ArchivedEve
         noted = {"system": system, "params": params, "from_evening": first}
         return ArchivedEvent(action, season, at, noted=noted)
     return ArchivedEvent(action, season, at)
-
-
-def parse_tournament_archive(doc: Any) -> TournamentArchive:
-    """Check a tournament's archive strictly and fold every table's hands (no database)."""
-    checks = _Checks()
-    _check_head(doc, TOURNAMENT_FORMAT, TOURNAMENT_FIELDS, checks)
-    body = checks.obj(doc.get("tournament"), "tournament")
-    checks.unknown(body, TOURNAMENT_BODY_FIELDS, "tournament")
-    name = body.get("name")
-    if not is_text(name, MAX_NAME * 2):
-        checks.bad("tournament.name", msg("must be text"))
-    game, system, params = _rules_fields(body, "tournament", checks)
-    try:
-        day = date.fromisoformat(body.get("date"))
-    except (TypeError, ValueError):
-        checks.bad("tournament.date", msg("must be a date (YYYY-MM-DD)"))
-        day = date.min
-    rounds = checks.number(body.get("rounds"), "tournament.rounds", 1, MAX_ROUNDS)
-    deals = checks.number(body.get("deals_per_player"), "tournament.deals_per_player", 1, 20)
-    seed = checks.number(body.get("seed"), "tournament.seed", 0, 2**31 - 1)
-    created_at = checks.when(body.get("created_at"), "tournament.created_at")
-    players = [
-        _player(entry, f"players[{i}]", rounds, checks)
-        for i, entry in enumerate(checks.items(doc.get("players"), "players", MAX_PLAYERS, 3))
-    ]
-    round_entries = checks.items(doc.get("rounds", []), "rounds", rounds)
-    checks.done()
-    round_list = [
-        _round(entry, f"rounds[{i}]", i + 1, checks) for i, entry in enumerate(round_entries)
-    ]
-    _hands_in([t.plan for r in round_list if r for t in r.tables], checks)
-    checks.done()
-    return TournamentArchive(
-        name=name,
-        day=day,
-        game=game,
-        system=system,
-        params=params,
-        rounds=rounds,
-        deals_per_player=deals,
-        seed=seed,
-        created_at=created_at,
-        players=tuple(p for p in players if p is not None),
-        round_list=tuple(r for r in round_list if r is not None),
-    )
-
-
-def _player(entry: Any, where: str, rounds: int, checks: _Checks) -> ArchivedPlayer | None:
-    entry = checks.obj(entry, where)
-    checks.unknown(entry, PLAYER_FIELDS, where)
-    name = entry.get("name")
-    if not is_text(name, MAX_NAME):
-        checks.bad(f"{where}.name", msg("must be a name"))
-        return None
-    joined = checks.number(entry.get("joined_round", 1), f"{where}.joined_round", 1, rounds)
-    left = entry.get("withdrawn_after")
-    if left is not None:
-        left = checks.number(left, f"{where}.withdrawn_after", 0, rounds)
-    return ArchivedPlayer(name, joined, left)
-
-
-def _round(entry: Any, where: str, number: int, checks: _Checks) -> ArchivedRound | None:
-    entry = checks.obj(entry, where)
-    checks.unknown(entry, ROUND_FIELDS, where)
-    if entry.get("number") != number:
-        checks.bad(f"{where}.number", msg("rounds are numbered 1, 2, 3, … in order"))
-    seed = checks.number(entry.get("seed"), f"{where}.seed", 0, 2**31 - 1)
-    byes = entry.get("byes", [])
-    if not isinstance(byes, list) or not all(is_text(b, MAX_NAME) for b in byes):
-        checks.bad(f"{where}.byes", msg("must be a list of names"))
-        byes = []
-    closed_at = checks.when(entry.get("closed_at"), f"{where}.closed_at")
-    tables = []
-    listed = checks.items(entry.get("tables"), f"{where}.tables", MAX_TABLES, 1)
-    for index, table in enumerate(listed):
-        at = f"{where}.tables[{index}]"
-        table = checks.obj(table, at)
-        checks.unknown(table, TABLE_FIELDS, at)
-        if table.get("number") != index + 1:
-            checks.bad(f"{at}.number", msg("tables are numbered 1, 2, 3, … in order"))
-        session = table.get("table")
-        created = checks.when(session.get("created_at") if isinstance(session, dict) else None, at)
-        plan = checks.evening(session, f"{at}.table")
-        if plan is not None and plan.scoring != "points":
-            checks.bad(f"{at}.table.scoring", msg("a tournament table scores in points"))
-        if plan is not None:
-            tables.append(ArchivedTable(index + 1, plan, created))
-    return ArchivedRound(number, seed, list(byes), closed_at, tuple(tables))
 
 
 # --- writing ------------------------------------------------------------------------------------

@@ -45,8 +45,8 @@ from scorer.exports.archive import (
     TOURNAMENT_FORMAT,
     archive_format,
     parse_group_archive,
-    parse_tournament_archive,
 )
+from scorer.exports.archive_tournament import parse_tournament_archive
 from scorer.exports.data import (
     MalformedDocument,
     csv_rows,
