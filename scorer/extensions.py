@@ -1,5 +1,8 @@
 """The Flask extensions, unbound; `create_app` binds them."""
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from flask import current_app
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -52,3 +55,18 @@ def rate_limits_off() -> bool:
     """Per app: `RATE_LIMITS = False` (tests) exempts its requests. Flask-Limiter's own
     switch lives on the shared Limiter object, so a second app would flip it for all."""
     return not current_app.config.get("RATE_LIMITS", True)
+
+
+Made = TypeVar("Made")
+
+
+def committed(make: Callable[[], Made]) -> Made:
+    """What `make` writes, in one transaction: committed, or on any error rolled back (the
+    error raised again). An import makes many rows; all of them or none."""
+    try:
+        made = make()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return made

@@ -8,8 +8,7 @@ organiser who imports it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Response, g, jsonify
 from werkzeug.utils import secure_filename
@@ -25,9 +24,7 @@ from scorer.exports.archive import (
 )
 from scorer.exports.archive_tournament import parse_tournament_archive
 from scorer.exports.data import MalformedDocument, load_document
-from scorer.extensions import IMPORTS, db
-
-Made = TypeVar("Made")
+from scorer.extensions import IMPORTS, committed
 
 
 def archive_response(document: dict[str, Any], name: str, day: str) -> Response:
@@ -48,17 +45,6 @@ def uploaded_archive() -> Any:
         return load_document(body_bytes())
     except MalformedDocument as exc:
         raise ApiError(400, "malformed_json", exc.args[0]) from None
-
-
-def committed(make: Callable[[], Made]) -> Made:
-    """Make and commit what an import makes, or roll it all back."""
-    try:
-        made = make()
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    return made
 
 
 @bp.get("/groups/<group_key>/archive.json")

@@ -55,7 +55,7 @@ from scorer.exports.data import (
     session_to_export,
 )
 from scorer.exports.pdf import file_language, in_language, score_sheet
-from scorer.extensions import IMPORTS, PDFS, csrf, db
+from scorer.extensions import IMPORTS, PDFS, committed, csrf
 from scorer.i18n.catalogue import say, say_error
 from scorer.models import Group, TableSession, Tournament
 from scorer.tournament_operations import TournamentError
@@ -180,16 +180,10 @@ def _attachment(session: TableSession, extension: str) -> str:
 
 def _import(raw: bytes) -> TableSession:
     """Parse, check and replay a file; commit, or roll back and re-raise on any error."""
-    try:
-        document = load_document(raw)
-        if not isinstance(document, dict):
-            raise MalformedDocument(msg("the file must be a JSON object (a Haferl session export)"))
-        session = operations.import_session(parse_import(document))
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    return session
+    document = load_document(raw)
+    if not isinstance(document, dict):
+        raise MalformedDocument(msg("the file must be a JSON object (a Haferl session export)"))
+    return committed(lambda: operations.import_session(parse_import(document)))
 
 
 @bp.post("/api/v1/sessions/import")
@@ -219,23 +213,17 @@ class LogInFirst(Exception):
 def _import_any(raw: bytes) -> TableSession | Group | Tournament:
     """An evening's file, or a group's or tournament's archive (`exports.archive`), made
     anew and committed, or nothing at all. A tournament becomes the logged-in organiser's."""
-    try:
-        document = load_document(raw)
-        kind = archive_format(document)
-        made: TableSession | Group | Tournament
-        if kind == GROUP_FORMAT:
-            made = archives.import_group(parse_group_archive(document))
-        elif kind == TOURNAMENT_FORMAT:
-            if not current_user.is_authenticated:
-                raise LogInFirst()
-            made = archives.import_tournament(current_user, parse_tournament_archive(document))
-        else:
-            made = operations.import_session(parse_import(document))
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    return made
+    document = load_document(raw)
+    kind = archive_format(document)
+    if kind == GROUP_FORMAT:
+        group = parse_group_archive(document)
+        return committed(lambda: archives.import_group(group))
+    if kind == TOURNAMENT_FORMAT:
+        if not current_user.is_authenticated:
+            raise LogInFirst()
+        tournament = parse_tournament_archive(document)
+        return committed(lambda: archives.import_tournament(current_user, tournament))
+    return committed(lambda: operations.import_session(parse_import(document)))
 
 
 @bp.route("/import", methods=["GET", "POST"])
