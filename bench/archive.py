@@ -10,7 +10,8 @@ Frage, Solo and Bettel hands, seeded), the Haferl carried, a season closed every
 and imported into a second app on a database of its own (`POST /api/v1/groups/import`),
 then the two groups' evenings are compared (balances, settle-ups, the Haferl, seasons).
 Prints the file's size, export and import seconds (wall), hands imported per second, and
-the peak of Python memory of a second, traced import (tracemalloc). Nothing is asserted but the comparison.
+the peak of Python memory of a second, traced import (tracemalloc). Nothing is asserted
+but the comparison.
 """
 
 from __future__ import annotations
