@@ -427,3 +427,83 @@ def post_json_form(port: int, path: str, fields: dict[str, str]) -> int:
         return response.status
     finally:
         connection.close()
+
+
+def test_rules_changed_while_an_evening_starts_apply_from_the_right_evening(
+    servers,  # noqa: F811
+    checker,  # noqa: F811
+):
+    """The group's rules changed on one device while another starts an evening: the
+    evening has the rules that held when it started, and the change says from which
+    evening it applies, whichever came first."""
+    one, two = servers
+    for attempt in range(TRIES):
+        key = new_group(one)
+        results = race(
+            lambda k=key: call(
+                one, "PUT", f"/api/v1/groups/{k}/rules", {"params": {"stake_cents": 70}}
+            ),
+            lambda k=key: call(two, "POST", f"/api/v1/groups/{k}/evenings", {"players": PLAYERS}),
+        )
+        assert [status for status, _ in results] == [200, 201], (attempt, results)
+        evening = results[1][1]
+        _, archive = call(one, "GET", f"/api/v1/groups/{key}/archive.json")
+        [change] = [line for line in archive["history"] if line["action"] == "rules"]
+        started_first = evening["params"]["stake_cents"] == 50
+        assert change["from_evening"] == (2 if started_first else 1), (attempt, change, evening)
+        assert evening["params"]["stake_cents"] in (50, 70)
+        _, group = call(one, "GET", f"/api/v1/groups/{key}")
+        assert group["params"]["stake_cents"] == 70
+
+
+def test_a_member_retired_while_named_for_an_evening_ends_as_the_last_write_says(
+    servers,  # noqa: F811
+    checker,  # noqa: F811
+):
+    one, two = servers
+    for attempt in range(TRIES):
+        key = new_group(one)
+        results = race(
+            lambda k=key: call(one, "PUT", f"/api/v1/groups/{k}/members/Emil", {"coming": False}),
+            lambda k=key: call(
+                two, "POST", f"/api/v1/groups/{k}/evenings", {"players": [*PLAYERS, "Emil"]}
+            ),
+        )
+        assert [status for status, _ in results] == [200, 201], (attempt, results)
+        _, archive = call(one, "GET", f"/api/v1/groups/{key}/archive.json")
+        lines = [line["action"] for line in archive["history"] if line.get("name") == "Emil"]
+        assert lines in (["retire"], ["retire", "return"]), (attempt, lines)
+        _, group = call(one, "GET", f"/api/v1/groups/{key}")
+        assert ("Emil" in group["not_coming"]) == (lines == ["retire"]), (attempt, group)
+
+
+def test_one_archive_imported_from_two_devices_at_once_makes_two_equal_groups(
+    servers,  # noqa: F811
+    checker,  # noqa: F811
+):
+    one, two = servers
+    key = new_group(one)
+    _, evening = call(one, "POST", f"/api/v1/groups/{key}/evenings", {"players": PLAYERS})
+    for points in (70, 50, 95):
+        assert (
+            call(one, "POST", f"/api/v1/sessions/{evening['key']}/hands", frage("Berta", points))[0]
+            == 201
+        )
+    assert call(one, "POST", f"/api/v1/sessions/{evening['key']}/close")[0] == 200
+    _, archive = call(one, "GET", f"/api/v1/groups/{key}/archive.json")
+    for attempt in range(TRIES // 2):
+        results = race(
+            lambda: call(one, "POST", "/api/v1/groups/import", archive),
+            lambda: call(two, "POST", "/api/v1/groups/import", archive),
+        )
+        assert [status for status, _ in results] == [201, 201], (attempt, results)
+        made = [body for _, body in results]
+        assert made[0]["key"] != made[1]["key"]
+        for body in made:
+            assert body["pot_cents"] == call(one, "GET", f"/api/v1/groups/{key}")[1]["pot_cents"]
+            [copy] = body["evenings"]
+            assert (
+                call(one, "GET", f"/api/v1/sessions/{copy['key']}/settlement")[1]
+                == call(one, "GET", f"/api/v1/sessions/{evening['key']}/settlement")[1]
+            )
+            assert_cache_is_the_fold(checker, copy["key"])
