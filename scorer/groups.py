@@ -101,7 +101,7 @@ def create_group(
     share_by: Any = "equal",
 ) -> Group:
     rules = Rules.build(game, system, params)
-    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    stored = rules.stored_params()
     if not isinstance(carry_pot, bool):
         raise RuleError.one("carry_pot", msg("must be true or false"))
     if settle_mode not in SETTLE_MODES:
@@ -181,7 +181,7 @@ def change_rules(group: Group, system: Any, params: Any) -> int:
     keeps the rules it started with. Returns the number of the first evening they apply to
     (the history says so too)."""
     rules = Rules.build(group.game, system, params)  # refuses params that are no object
-    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    stored = rules.stored_params()
     if not rules.has_pot and group.carry_pot:
         raise RuleError.one(
             "system", msg("the group carries its Haferl: choose rules with a Haferl")

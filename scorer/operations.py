@@ -194,8 +194,7 @@ def create_session(
     """A new evening; systems with a pot take the first stake from every player (not at a
     tournament table, which scores in points)."""
     rules = Rules.build(game, system, params)
-    declared = rules.game.all_params(rules.system)
-    stored = {p.name: p.to_json(rules.params[p.name]) for p in declared}
+    stored = rules.stored_params()
     players = parse_players(players)
     if first_dealer:
         first_dealer = clean_name(first_dealer, "first_dealer", MAX_NAME)

@@ -113,7 +113,7 @@ def create_tournament(
         errors["game"] = ["tournaments seat tables of 3 and 4: not for a two-player game"]
     if errors:
         raise RuleError(errors)
-    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    stored = rules.stored_params()
     tournament = Tournament(
         organiser_id=organiser.id,
         key=secrets.token_urlsafe(24),

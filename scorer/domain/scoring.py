@@ -41,6 +41,12 @@ class Rules:
             raise RuleError.one("params", msg("must be an object of parameter names and values"))
         return cls(game, system, resolve(game.all_params(system), params))
 
+    def stored_params(self) -> dict[str, Any]:
+        """Every parameter of the game and system with its value, as JSON stores it: what a
+        table, a group or a tournament keeps (and what its rules mark is made of)."""
+        declared = self.game.all_params(self.system)
+        return {p.name: p.to_json(self.params[p.name]) for p in declared}
+
     @property
     def has_pot(self) -> bool:
         return self.system.has_pot(self.params)

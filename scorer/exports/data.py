@@ -262,7 +262,7 @@ def parse_import(doc: Any) -> ImportPlan:
             "lineups", msg("a change of players must come before a hand of the file")
         )
     hands = tuple(_hands(entries, list(ledger.everyone), ledger, hands_planned))
-    stored = {p.name: p.to_json(rules.params[p.name]) for p in rules.game.all_params(rules.system)}
+    stored = rules.stored_params()
     return ImportPlan(
         name=name,
         game=game,

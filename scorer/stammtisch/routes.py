@@ -11,7 +11,6 @@ from flask_babel import gettext as _
 
 from scorer import groups, operations
 from scorer.domain import GAMES, SYSTEMS, RuleError
-from scorer.domain.registry import Game, System
 from scorer.exports import season
 from scorer.exports.pdf import file_language, long_date
 from scorer.exports.routes import csv_response
@@ -19,15 +18,13 @@ from scorer.extensions import NEW_TABLES, PDFS, db
 from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.live import conditional, live_etag
-from scorer.models import Group
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
 from scorer.table.forms import (
-    ChooseGameForm,
     attach_errors,
-    game_choices,
+    game_chooser,
     params_from_form,
-    system_choices,
+    requested_rules,
     wrong_system,
 )
 from scorer.validation import whole_number
@@ -60,33 +57,13 @@ def conflict(exc: operations.Conflict):
     return redirect(url_for("stammtisch.group"))
 
 
-def chosen_rules(group: Group | None = None) -> tuple[Game, System, str | None]:
-    """The game (the group's, or the one the request names) and the payment system the
-    request names, else the group's or the game's first; and the system id as it was sent
-    (a POST with another game's system is refused, never replaced)."""
-    source = request.form if request.method == "POST" else request.args
-    if group is not None:
-        game, fallback = GAMES[group.game], group.system
-    else:
-        game = GAMES.get(source.get("game") or "") or GAMES["haferltarock"]
-        fallback = game.systems[0]
-    sent = source.get("system") or None
-    return game, SYSTEMS[sent if sent in game.systems else fallback], sent
-
-
-def chooser(game: Game, system: System) -> ChooseGameForm:
-    choose = ChooseGameForm(formdata=None, data={"game": game.id, "system": system.id})
-    choose.game.choices = game_choices()
-    choose.system.choices = system_choices(game.id)
-    return choose
-
-
 @bp.route("/stammtisch/neu", methods=["GET", "POST"])
 @NEW_TABLES
 def new_group():
     """Game and payment system first (the form reloads for them), then the group: name,
     members, how it settles, and the rules and amounts of its evenings."""
-    game, system, sent = chosen_rules()
+    source = request.form if request.method == "POST" else request.args
+    game, system, sent = requested_rules(source)
     posted = request.method == "POST"
     form = group_form(game, system, formdata=request.form if posted else None)
     refused = wrong_system(game, sent) if posted else None
@@ -113,7 +90,11 @@ def new_group():
             db.session.commit()
             return redirect(url_for("stammtisch.group", group_key=group.key))
     return render_template(
-        "stammtisch/new.html", choose=chooser(game, system), form=form, game=game, system=system
+        "stammtisch/new.html",
+        choose=game_chooser(game, system),
+        form=form,
+        game=game,
+        system=system,
     ), (422 if posted else 200)
 
 
@@ -122,7 +103,8 @@ def rules():
     """The group's rules and amounts, changed between evenings: an evening keeps the rules
     it started with; the next one takes the new ones."""
     group = g.group
-    game, system, sent = chosen_rules(group)
+    source = request.form if request.method == "POST" else request.args
+    game, system, sent = requested_rules(source, GAMES[group.game], group.system)
     posted = request.method == "POST"
     stored = group.params if system.id == group.system else {}
     # A group that carries its Haferl keeps it at the end of every evening (new_evening):
@@ -150,7 +132,7 @@ def rules():
         group=group,
         game=game,
         system=system,
-        choose=chooser(game, system),
+        choose=game_chooser(game, system),
         form=form,
         changes=groups.rules_changes(group),
         long_date=long_date,

@@ -7,6 +7,7 @@ check only what a form can: required fields, numbers, lengths.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -131,11 +132,7 @@ def params_data(game: Game, system: System, stored: dict[str, Any]) -> dict[str,
         if param.name not in stored:
             continue
         value = stored[param.name]
-        if param.kind == "rate" and value is not None:
-            value = str(float(Fraction(str(value))))
-            if language() == "de":
-                value = value.replace(".", ",")
-        data[f"param_{param.name}"] = value
+        data[f"param_{param.name}"] = rate_text(value) if param.kind == "rate" else value
     return data
 
 
@@ -155,6 +152,36 @@ def new_table_form(game: Game, system: System, formdata=None):
     form = Form(formdata=formdata)
     form.game.data, form.system.data = game.id, system.id
     return form
+
+
+def rate_text(value: Any) -> str:
+    """A rate as a rate field shows it: a decimal in the reader's language ('0,5')."""
+    if value is None:
+        return ""
+    text = str(float(Fraction(str(value))))
+    return text.replace(".", ",") if language() == "de" else text
+
+
+def requested_rules(
+    source: Mapping[str, str], game: Game | None = None, fallback: str | None = None
+) -> tuple[Game, System, str | None]:
+    """The game (`game`, or the one `source` names, else Haferltarock) and the payment
+    system `source` names, else `fallback` or the game's first; and the system id as it
+    was sent (a form that sends another game's system is refused, `wrong_system`)."""
+    if game is None:
+        game = GAMES.get(source.get("game") or "") or GAMES["haferltarock"]
+    sent = source.get("system") or None
+    if sent in game.systems:
+        return game, SYSTEMS[sent], sent
+    return game, SYSTEMS[fallback if fallback in game.systems else game.systems[0]], sent
+
+
+def game_chooser(game: Game, system: System) -> ChooseGameForm:
+    """Step one of a new table or group (`choose_game` macro): game and system chosen."""
+    choose = ChooseGameForm(formdata=None, data={"game": game.id, "system": system.id})
+    choose.game.choices = game_choices()
+    choose.system.choices = system_choices(game.id)
+    return choose
 
 
 def param_field(param: Param) -> Field:
@@ -184,14 +211,10 @@ def param_field(param: Param) -> Field:
             description=help_line,
         )
     if param.kind == "rate":
-        default = param.default
-        text = str(float(default)) if default is not None else ""
-        if language() == "de":
-            text = text.replace(".", ",")
         return StringField(
             label,
             [InputRequired()],
-            default=text,
+            default=rate_text(param.default),
             description=help_line,
             render_kw={"inputmode": "decimal"},
         )

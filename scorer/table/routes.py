@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from flask import (
@@ -32,18 +33,17 @@ from scorer.models import TableSession
 from scorer.table import bp
 from scorer.table.forms import (
     MAX_PLAYERS,
-    ChooseGameForm,
     OpenTableForm,
     attach_errors,
     facts_from_form,
     form_data_from_facts,
-    game_choices,
+    game_chooser,
     hand_form,
     new_table_form,
     options,
     params_from_form,
     players_form,
-    system_choices,
+    requested_rules,
     wrong_system,
 )
 from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
@@ -82,12 +82,14 @@ def table_context() -> dict[str, Any]:
     if table is None:
         return {}
     ledger = operations.ledger_for(table)
+    # Read (a state per change of players) only by a page that lists hands, and once.
+    changes = cache(lambda: seat_changes(table, ledger) if ledger.lineups else {})
     return {
         "has_pot": ledger.has_pot,
         "points": table.points_only,
         "everyone": ledger.everyone,
         "seated_at": ledger.seated_at,
-        "seat_changes": seat_changes(table, ledger) if ledger.lineups else {},
+        "seat_changes_before": lambda number: changes().get(number, ()),
     }
 
 
@@ -147,16 +149,8 @@ def open_table():
 @NEW_TABLES
 def new_table():
     source = request.form if request.method == "POST" else request.args
-    choose = ChooseGameForm(
-        formdata=None,
-        data={"game": source.get("game") if source.get("game") in GAMES else "haferltarock"},
-    )
-    game = GAMES[choose.game.data]
-    choose.game.choices = game_choices()
-    choose.system.choices = system_choices(game.id)
-    system_id = source.get("system")
-    system = SYSTEMS[system_id] if system_id in game.systems else SYSTEMS[game.systems[0]]
-    choose.system.data = system.id
+    game, system, system_id = requested_rules(source)
+    choose = game_chooser(game, system)
     form = new_table_form(game, system, formdata=request.form if request.method == "POST" else None)
     refused = wrong_system(game, system_id) if request.method == "POST" else None
     if refused:
