@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from werkzeug.datastructures import MultiDict
 
 from tests.conftest import PostedFields
@@ -311,3 +312,38 @@ def test_a_member_is_renamed_and_stops_coming_on_the_page(client):
     )
     assert "Didi" in client.get(f"{API}/groups/{key}").get_json()["members"]
     assert "anton" in taken.get_data(as_text=True).lower()
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("param_stake_cents", "-5"),
+        ("param_stake_cents", "1e99"),
+        ("param_stake_cents", "9" * 400),
+        ("param_tie", "nach Hause"),
+        ("system", "tapp-points"),
+        ("system", "x" * 5000),
+        ("param_refill", "\x00"),
+    ],
+)
+def test_the_rules_page_refuses_bad_input_and_changes_nothing(client, field, value):
+    key = create_group(client)["key"]
+    before = client.get(f"{API}/groups/{key}").get_json()
+    posted = dict(fields(client.get(f"/s/{key}/regeln").get_data(as_text=True), "/regeln"))
+    refused = client.post(f"/s/{key}/regeln", data={**posted, field: value})
+    assert 400 <= refused.status_code < 500, (field, refused.status_code)
+    assert client.get(f"{API}/groups/{key}").get_json() == before
+
+
+@pytest.mark.parametrize("name", ["", " ", "x" * 41, "Anton\x00", "anton", "Berta", "pot"])
+def test_a_bad_new_name_is_refused_and_changes_nothing(client, name):
+    key = create_group(client)["key"]
+    before = client.get(f"{API}/groups/{key}").get_json()
+    answer = client.post(f"/s/{key}/spieler/Dieter/name", data={"name": name})
+    assert answer.status_code in (302, 400), answer.status_code  # back to the page, said why
+    assert client.get(f"{API}/groups/{key}").get_json() == before
+    assert client.post(f"/s/{key}/spieler/Niemand/name", data={"name": "X"}).status_code == 404
+    assert client.post(f"/s/{key}/spieler/Niemand/kommt", data={"kommt": "nein"}).status_code in (
+        400,
+        404,
+    )

@@ -1202,3 +1202,25 @@ def test_a_tournament_form_with_another_games_system_is_refused(app, client):
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Tournament)) == 0
         db.session.remove()
+
+
+@pytest.mark.parametrize("field", ["rounds", "deals"])
+def test_a_tournament_form_with_a_number_of_hundreds_of_digits_is_refused(app, client, field):
+    organiser(app)
+    assert log_in(client).status_code == 302
+    parser = DefaultFields()
+    parser.feed(client.get(f"/turniere/neu?game={GAME}&system={SYSTEM}").get_data(as_text=True))
+    data = {
+        **parser.values,
+        "game": GAME,
+        "system": SYSTEM,
+        "name": "Turnier",
+        "day": "2026-03-14",
+        "rounds": "2",
+        "deals": "1",
+        "players": "\n".join(f"Spieler {i}" for i in range(1, 9)),
+        field: "9" * 400,
+    }
+    response = client.post("/turniere/neu", data=data)
+    assert response.status_code == 422
+    assert "höchstens 12 Ziffern" in response.get_data(as_text=True)

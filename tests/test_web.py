@@ -531,3 +531,11 @@ def test_a_durch_that_pays_nothing_says_so(client):
     stored = client.post(f"/api/v1/sessions/{key}/hands", json=plain).get_json()
     assert not any("Durch" in line["text"] for line in stored["explanation"])
     assert stored["net"]["B"] == won_durch  # the same 120 points, the same money
+
+
+@pytest.mark.parametrize("field", ["param_stake_cents", "param_unit_cents"])
+def test_a_number_of_hundreds_of_digits_is_refused_not_a_500(client, field):
+    """WTForms' range check turned it into a float (OverflowError): now refused as read."""
+    response = new_table(client, **{field: "9" * 400})
+    assert response.status_code == 422
+    assert "höchstens 12 Ziffern" in response.get_data(as_text=True)

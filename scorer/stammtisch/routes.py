@@ -303,7 +303,7 @@ def rename(name: str):
     """A member's new name, everywhere in the group's history (`groups.rename_member`)."""
     form = RenameForm()
     if not form.validate_on_submit():
-        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        flash(" ".join(str(e) for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for("stammtisch.player", name=name))
     try:
         new = groups.rename_member(g.group, name, form.name.data)

@@ -154,6 +154,20 @@ def new_table_form(game: Game, system: System, formdata=None):
     return form
 
 
+class WholeNumberField(IntegerField):
+    """A whole number typed into a form. More digits than any number here has are refused
+    as they are read: WTForms' NumberRange turns the number into a float first, and a
+    number of hundreds of digits made that an OverflowError (a 500)."""
+
+    MAX_DIGITS = 12
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and len(str(valuelist[0]).strip().lstrip("+-")) > self.MAX_DIGITS:
+            self.data = None
+            raise ValueError(_("at most %(count)s digits", count=self.MAX_DIGITS))
+        super().process_formdata(valuelist)
+
+
 def rate_text(value: Any) -> str:
     """A rate as a rate field shows it: a decimal in the reader's language ('0,5')."""
     if value is None:
@@ -218,7 +232,7 @@ def param_field(param: Param) -> Field:
             description=help_line,
             render_kw={"inputmode": "decimal"},
         )
-    return IntegerField(
+    return WholeNumberField(
         label,
         [Optional() if param.default is None else InputRequired(), NumberRange(min=param.minimum)],
         default=param.default,
@@ -249,9 +263,9 @@ class HandForm(FlaskForm):
     trump = RadioField(
         _l("Trump"), choices=options((s, SUIT_NAMES[s]) for s in SUITS), validate_choice=False
     )
-    bid = IntegerField(_l("Bid"), [Optional()], default=61, render_kw={"inputmode": "numeric"})
+    bid = WholeNumberField(_l("Bid"), [Optional()], default=61, render_kw={"inputmode": "numeric"})
     durch = BooleanField(_l("Durch announced"))
-    points = IntegerField(_l("Card points"), [Optional()], render_kw={"inputmode": "numeric"})
+    points = WholeNumberField(_l("Card points"), [Optional()], render_kw={"inputmode": "numeric"})
     points_of = RadioField(
         _l("Card points of"),
         choices=options([("declarer", _l("Declarer")), ("defenders", _l("Defenders"))]),

@@ -9,7 +9,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
     HiddenField,
-    IntegerField,
     SelectField,
     StringField,
     TextAreaField,
@@ -18,7 +17,7 @@ from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorer.domain import GAMES
 from scorer.domain.registry import Game, System
-from scorer.table.forms import with_params
+from scorer.table.forms import WholeNumberField, with_params
 from scorer.tournament_operations import DEFAULT_DEALS, MAX_ROUNDS
 
 TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]
@@ -38,13 +37,13 @@ class TournamentForm(FlaskForm):
         ],
     )
     day = DateField(_l("Date"), [InputRequired(_l("Date is missing"))], default=date.today)
-    rounds = IntegerField(
+    rounds = WholeNumberField(
         _l("Rounds"),
         [InputRequired(), NumberRange(1, MAX_ROUNDS)],
         default=4,
         render_kw={"inputmode": "numeric"},
     )
-    deals = IntegerField(
+    deals = WholeNumberField(
         _l("Deals per player and round"),
         [InputRequired(), NumberRange(1, 20)],
         default=DEFAULT_DEALS,
