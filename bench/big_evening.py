@@ -4,7 +4,7 @@ the PDF score sheet rendered and then read from the cache.
 
 Run: `.venv/bin/python bench/big_evening.py [--hands 2000]`. Requests go through the Flask
 test client on a SQLite file in a temporary directory (PostgreSQL when
-SCORER_BENCH_DATABASE_URL is set); the evening is built directly through `operations`.
+SCORER_BENCH_DATABASE_URL is set); the evening is built directly through `scorer.services.tables`.
 Each figure is the median of a few runs, with the response size. Nothing is asserted.
 """
 
@@ -20,23 +20,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer import create_app, operations  # noqa: E402
+from scorer import create_app  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
 from scorer.extensions import db  # noqa: E402
+from scorer.services import tables  # noqa: E402
 
 PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 
 
 def build(app, hands: int) -> str:
     with app.app_context():
-        session = operations.create_session(
+        session = tables.create_session(
             "Großer Abend", "tarok", "points-kasse", {}, PLAYERS, PLAYERS[0]
         )
         for n in range(hands):
             dealer = session.state["next_dealer"]
             declarer = [p for p in PLAYERS if p != dealer][n % 3]
             hand = Hand(declarer, "frage", trump="gras", points=40 + (n * 37) % 80)
-            operations.record_hand(session, hand)
+            tables.record_hand(session, hand)
             if n % 200 == 199:
                 db.session.commit()
         db.session.commit()

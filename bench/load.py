@@ -77,7 +77,7 @@ BIG_EVENING = 1990
 one more hand first (a fresh render, not the cache), staying under the 2,000 limit."""
 THROWAWAY_DATABASE = "haferl_bench"
 COME_BACK = 3
-"""Seconds after which a "being printed" page asks again (`scorer.exports.printing`)."""
+"""Seconds after which a "being printed" page asks again (`scorer.reports.printing`)."""
 ERROR_MARKS = ("Traceback", "[ERROR]", "[CRITICAL]", "WORKER TIMEOUT", "was sent SIG")
 """Lines of the server's log that are errors; "Worker (pid:…) was sent SIGSEGV!" is only a
 warning to gunicorn, which starts a new worker, but every connection of the old one was
@@ -295,7 +295,7 @@ def check_integrity(
 ) -> None:
     from scorer import create_app
     from scorer.extensions import db
-    from scorer.operations import fold_session, get_session
+    from scorer.services.tables import fold_session, get_session
 
     problems: list[str] = []
     lost = 0

@@ -1,7 +1,7 @@
 """How long the PDF score sheet takes: a 30-hand and a 300-hand evening at a table of four.
 
 Run: `.venv/bin/python bench/pdf.py [runs]`. Builds both evenings in an in-memory SQLite
-app through `scorer.operations`, renders each a few times and prints the median. The
+app through `scorer.services.tables`, renders each a few times and prints the median. The
 target is under 2 s for 300 hands. Wall time is what a user waits; CPU time (this
 process only) is steadier on a busy machine. Prints only; nothing is asserted.
 """
@@ -19,11 +19,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pypdf import PdfReader  # noqa: E402
 
-from scorer import create_app, operations  # noqa: E402
+from scorer import create_app  # noqa: E402
 from scorer.domain import Hand, RuleError  # noqa: E402
 from scorer.domain.scoring import BIDS, SUITS  # noqa: E402
-from scorer.exports.pdf import render_pdf  # noqa: E402
 from scorer.extensions import db  # noqa: E402
+from scorer.reports.pdf import render_pdf  # noqa: E402
+from scorer.services import tables  # noqa: E402
 
 PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 TARGET_SECONDS = 2.0
@@ -32,7 +33,7 @@ TARGET_SECONDS = 2.0
 def build_evening(hands: int, seed: int = 7):
     """A Haferltarock evening (Parlett units, with the Haferl) of `hands` random hands."""
     rng = random.Random(seed)
-    session = operations.create_session(
+    session = tables.create_session(
         f"Stammtisch, {hands} Spiele", "haferltarock", "parlett-units", {}, PLAYERS, "Anton"
     )
     while session.hand_count < hands:
@@ -48,7 +49,7 @@ def build_evening(hands: int, seed: int = 7):
             doublings=rng.choice((0, 0, 0, 0, 0, 0, 1, 2)),
         )
         try:
-            operations.record_hand(session, hand)
+            tables.record_hand(session, hand)
         except RuleError:
             continue
     db.session.commit()

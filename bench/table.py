@@ -4,7 +4,7 @@ evening grows.
 Run: `.venv/bin/python bench/table.py`. Everything goes through the Flask test client on a
 SQLite file database in a temporary directory. For sessions that already hold 10, 100 and
 1000 hands (4 players, haferltarock / parlett-units; the earlier hands are built directly
-through `operations`), it times `RECORDS` more `POST /api/v1/sessions/{key}/hands` and
+through `scorer.services.tables`), it times `RECORDS` more `POST /api/v1/sessions/{key}/hands` and
 prints the median, then the ratio of 1000 to 10, then the median time of `GET /t/{key}`
 for the 1000-hand session. Targets are printed beside the figures; nothing is asserted.
 The best (minimum) time is printed too: on a busy machine the medians include waits for the
@@ -22,9 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer import create_app, operations  # noqa: E402
+from scorer import create_app  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
 from scorer.extensions import db  # noqa: E402
+from scorer.services import tables  # noqa: E402
 
 PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 SIZES = (10, 100, 1000)
@@ -59,14 +60,15 @@ def hand_facts(i: int, dealer: str) -> dict:
 
 
 def build_session(app, hands: int) -> str:
-    """A session with `hands` earlier hands, built through operations in one transaction."""
+    """A session with `hands` earlier hands, built through the tables' service in one
+    transaction."""
     with app.app_context():
-        session = operations.create_session(
+        session = tables.create_session(
             f"Bench {hands}", "haferltarock", "parlett-units", {}, PLAYERS, PLAYERS[-1]
         )
         dealer = session.first_dealer
         for i in range(hands):
-            operations.record_hand(session, Hand(**hand_facts(i, dealer)))
+            tables.record_hand(session, Hand(**hand_facts(i, dealer)))
             dealer = next_after(dealer)
         db.session.commit()
         return session.key

@@ -1,7 +1,7 @@
 """Benchmark: the standings of a big tournament, computed and rendered.
 
 Run: `.venv/bin/python bench/tournament.py`. On a SQLite file database in a temporary
-directory it builds, directly through `tournament_operations` and `operations` (no HTTP), a
+directory it builds, directly through the tournaments' and the tables' services (no HTTP), a
 tournament of 200 players over 5 rounds (haferltarock / parlett-units) in which every table
 plays all its hands: each player deals `DEALS` times a round, so a table of four plays 24
 hands (a table of three would play 18; 200 players sit at 50 tables of four). Then it prints
@@ -22,12 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer import create_app, operations  # noqa: E402
-from scorer import tournament_operations as ops  # noqa: E402
+from scorer import create_app
 from scorer.auth.routes import create_organiser  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
 from scorer.extensions import db  # noqa: E402
-from scorer.models import Tournament  # noqa: E402
+from scorer.services import tables  # noqa: E402
+from scorer.services import tournaments as ops  # noqa: E402
+from scorer.store.models import Tournament  # noqa: E402
 
 PLAYERS = 200
 ROUNDS = 5
@@ -72,7 +73,7 @@ def build(app) -> tuple[int, str, int, list[int]]:
                 for _ in range(session.hands_planned):
                     dealer = session.state["next_dealer"]
                     active = [p for p in session.players if len(session.players) < 4 or p != dealer]
-                    operations.record_hand(session, random_hand(rng, active))
+                    tables.record_hand(session, random_hand(rng, active))
                     hands += 1
             db.session.commit()
             if not round_.closed:

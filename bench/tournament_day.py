@@ -55,7 +55,7 @@ the dealer sitting out. Then, one after another:
    stored balances equal a fresh fold of its hands (`check_integrity` of bench/load.py),
    the bench's own sums of the 201s' nets equal the stored balances, the standings JSON's
    totals equal the sums of the tables' balances, and the kept standings equal the
-   standings folded afresh from every hand (`tournament_operations.fresh_standings`).
+   standings folded afresh from every hand (`scorer.services.tournaments.fresh_standings`).
 
 Printed per leg, for the hands, the spectators, the projectors and the probe: answers,
 answers/s, p50/p95/max, the statuses (2xx, 304, 4xx, 5xx, none: no answer or a timeout,
@@ -619,9 +619,9 @@ def kept_against_fresh(url: str, key: str) -> list[str]:
     from sqlalchemy import select
 
     from scorer import create_app
-    from scorer import tournament_operations as ops
     from scorer.extensions import db
-    from scorer.models import Tournament as TournamentModel
+    from scorer.services import tournaments as ops
+    from scorer.store.models import Tournament as TournamentModel
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
     with app.app_context():

@@ -17,11 +17,12 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
-from scorer import backups, i18n, security
-from scorer.connections import ping_after_idle
-from scorer.exports.archive import MAX_ARCHIVE_BYTES
+from scorer import i18n, security
 from scorer.extensions import compress, csrf, db, limiter, login_manager, migrate
-from scorer.locks import release_writer
+from scorer.formats.archive import MAX_ARCHIVE_BYTES
+from scorer.store import backups
+from scorer.store.connections import ping_after_idle
+from scorer.store.locks import release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE_UPLOADS = {"api.group_import", "api.tournament_import", "exports.import_page"}
@@ -97,7 +98,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     i18n.init_app(app)
 
-    from scorer import api, models, web  # noqa: F401  (models: for migrations)
+    from scorer import (
+        api,
+        web,  # noqa: F401  (models: for migrations)
+    )
 
     @app.url_value_preprocessor
     def allow_archive_uploads(endpoint: str | None, values: dict | None) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from flask import current_app
 from sqlalchemy import String, cast, select
 
-from scorer import operations
 from scorer.extensions import db
-from scorer.models import HandRecord, TableSession
+from scorer.services import tables
+from scorer.store.models import HandRecord, TableSession
 
 
 def tables_with_old_lines() -> list[str]:
@@ -34,8 +34,8 @@ def restate_old_explanations() -> int:
     done = 0
     for key in keys:
         try:
-            session = operations.session_for_write(key)
-            operations.refold(session, 1)
+            session = tables.session_for_write(key)
+            tables.refold(session, 1)
             db.session.commit()
             done += 1
         except Exception:

@@ -95,17 +95,18 @@ class Prepared(NamedTuple):
 
 
 def prepare() -> Prepared:
-    """Migrate the database. On SQLite first take the server's lock (scorer.backups) and,
+    """Migrate the database. On SQLite first take the server's lock (scorer.store.backups) and,
     when a migration has something to do, a backup (instance/backups/); a failed migration
     puts that backup back (the migrations run in one transaction anyway, see
     migrations/env.py; the copy also covers what a transaction cannot) and ends with what
     to do. On PostgreSQL the migrations' one transaction leaves the database as it was."""
     from flask_migrate import upgrade
 
-    from scorer import backups, create_app
+    from scorer import create_app
     from scorer.auth.routes import anyone_signed_up, setup_code
     from scorer.extensions import db
     from scorer.restate import restate_old_explanations
+    from scorer.store import backups
 
     app = create_app()
     with app.app_context():
@@ -162,7 +163,7 @@ def migrations_pending() -> bool:
 def upgrade_failed(exc: BaseException, database: Path | None, copy: Path | None) -> str:
     """Put the backup taken before the migration back (SQLite) and say what happened and
     what to do, in German and English."""
-    from scorer import backups
+    from scorer.store import backups
 
     reason = f"{type(exc).__name__} ({exc})"
     de, en = reason, reason
@@ -207,7 +208,7 @@ def upgrade_failed(exc: BaseException, database: Path | None, copy: Path | None)
 
 def start_backup_keeper(database: Path, directory: Path) -> subprocess.Popen:
     """A small process beside the server that takes a backup whenever the newest is a day
-    old (scorer.backups.keep_daily). A process, not a thread: the serving process becomes
+    old (scorer.store.backups.keep_daily). A process, not a thread: the serving process becomes
     gunicorn by exec, and a thread in gunicorn's arbiter would be copied half-way into
     every worker it forks. It ends when the server does (its parent changes) or with the
     server's Ctrl+C (same process group)."""
@@ -215,7 +216,7 @@ def start_backup_keeper(database: Path, directory: Path) -> subprocess.Popen:
         [
             sys.executable,
             "-m",
-            "scorer.backups",
+            "scorer.store.backups",
             "keep",
             "--database",
             str(database),

@@ -73,7 +73,7 @@ def prints(monkeypatch) -> list[tuple[str, str]]:
     """(thread name, stylesheet) of each PDF laid out, each a real WeasyPrint print."""
     import threading
 
-    from scorer.exports import weasy
+    from scorer.reports import weasy
 
     done: list[tuple[str, str]] = []
     real = weasy.write_pdf

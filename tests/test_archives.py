@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from scorer.extensions import db
-from scorer.models import Group, TableSession, Tournament
+from scorer.store.models import Group, TableSession, Tournament
 from tests.conftest import dispose, make_app
 from tests.test_concurrency_more import lineup, table_version
 from tests.test_groups import BIG, FOUR, FRAGE_LOST, FRAGE_WON, close, create_group, evening, play
@@ -84,7 +84,7 @@ def group_answers(client, key: str) -> dict:
 
 def history(app, key: str) -> list[tuple]:
     """The group's history lines (action, season, amounts, when), evenings by position."""
-    from scorer import archives, groups
+    from scorer.services import archives, groups
 
     with app.app_context():
         group = groups.get_group(key)
@@ -290,7 +290,7 @@ def test_a_broken_archive_is_refused_with_a_field_message(app, client, elsewhere
 
 
 def test_an_archive_that_is_not_json_or_too_large_is_refused(app, client, elsewhere):
-    from scorer.exports.archive import MAX_ARCHIVE_BYTES
+    from scorer.formats.archive import MAX_ARCHIVE_BYTES
 
     _, other, _ = elsewhere
     # Larger than any other body may be (MAX_CONTENT_LENGTH), within an archive's limit.

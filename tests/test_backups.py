@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer import backups, create_app
+from scorer import create_app
 from scorer.extensions import db
+from scorer.store import backups
 from tests.servers import call, migrate_fresh, start_server
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]
@@ -264,8 +265,8 @@ def test_the_keeper_backs_up_when_the_newest_is_a_day_old_and_ends_with_its_pare
         [
             "sh",
             "-c",
-            f'{sys.executable} -m scorer.backups keep --database "{database}" --dir "{folder}"'
-            " --parent $$ --check-every 0.2 & read line; exit 0",
+            f'{sys.executable} -m scorer.store.backups keep --database "{database}"'
+            f' --dir "{folder}" --parent $$ --check-every 0.2 & read line; exit 0',
         ],
         stdin=subprocess.PIPE,
         start_new_session=True,
@@ -279,7 +280,7 @@ def test_the_keeper_backs_up_when_the_newest_is_a_day_old_and_ends_with_its_pare
         time.sleep(1)
         assert backups.backups_in(folder) == found  # the new one is not a day old
         keeper = subprocess.run(
-            ["pgrep", "-f", f"scorer.backups keep --database {database}"],
+            ["pgrep", "-f", f"scorer.store.backups keep --database {database}"],
             capture_output=True,
             text=True,
         ).stdout.split()

@@ -24,7 +24,8 @@ from sqlalchemy import delete, func, select
 
 from scorer import create_app
 from scorer.extensions import db
-from scorer.models import (
+from scorer.services.tables import fold_session, get_session, ledger_for
+from scorer.store.models import (
     HandRecord,
     HistoryEvent,
     Organiser,
@@ -33,7 +34,6 @@ from scorer.models import (
     TournamentRound,
     TournamentTable,
 )
-from scorer.operations import fold_session, get_session, ledger_for
 from tests.servers import call, empty, migrate_fresh, start_server
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]

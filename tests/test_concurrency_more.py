@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 from sqlalchemy import func, select
 
 from scorer.extensions import db
-from scorer.models import GroupEvent, HistoryEvent, TournamentPlayer, TournamentRound
-from scorer.operations import get_session
+from scorer.services.tables import get_session
+from scorer.store.models import GroupEvent, HistoryEvent, TournamentPlayer, TournamentRound
 from tests.servers import LOOPBACK, call
 from tests.test_concurrency import (  # noqa: F401  (checker, database and servers are fixtures)
     PLAYERS,

@@ -7,8 +7,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from scorer import connections
 from scorer.extensions import db
+from scorer.store import connections
 
 from .conftest import dispose, make_app
 

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from scorer import operations
 from scorer.domain import Hand, RuleError
-from scorer.exports.data import (
+from scorer.extensions import db
+from scorer.formats.evening import (
     CSV_HEADER,
     ImportPlan,
     MalformedDocument,
@@ -26,8 +26,8 @@ from scorer.exports.data import (
     parse_import,
     safe_cell,
 )
-from scorer.extensions import db
-from scorer.models import HandRecord, HistoryEvent, TableSession
+from scorer.services import tables
+from scorer.store.models import HandRecord, HistoryEvent, TableSession
 from tests.conftest import dispose, make_app
 
 API = "/api/v1"
@@ -273,10 +273,10 @@ def assert_same_evening(client, app, old_key: str, new_key: str) -> None:
 
     assert history(new_key) == history(old_key)
     with app.app_context():  # the copy's cache is the fold of its hands
-        session = operations.get_session(new_key)
-        entries, state = operations.fold_session(session)
+        session = tables.get_session(new_key)
+        entries, state = tables.fold_session(session)
         assert state.to_json() == session.state
-        live = operations.hands_of(session)
+        live = tables.hands_of(session)
         assert [(r.number, r.net, r.pot_after) for r in live] == [
             (e.number, e.net, e.pot_after) for e in entries
         ]
@@ -405,10 +405,10 @@ def test_safe_cell(value, cell):
 
 def test_points_scored_table_has_points_not_euros(app, client):
     with app.app_context():
-        session = operations.create_session(
+        session = tables.create_session(
             "Turnier", "haferltarock", "parlett-units", {}, ["A", "B", "C"], "A", scoring="points"
         )
-        operations.record_hand(session, Hand("B", "frage", points=83), "A")
+        tables.record_hand(session, Hand("B", "frage", points=83), "A")
         db.session.commit()
         key = session.key
     rows = csv_table(client, key)
@@ -473,7 +473,7 @@ def test_imported_open_evening_goes_on_like_the_original(client):
 
 def test_round_trip_of_a_tournament_table(app, client):
     with app.app_context():
-        session = operations.create_session(
+        session = tables.create_session(
             "Tisch 1",
             "haferltarock",
             "parlett-units",
@@ -483,10 +483,10 @@ def test_round_trip_of_a_tournament_table(app, client):
             scoring="points",
             hands_planned=2,
         )
-        operations.record_hand(session, Hand("B", "frage", points=83), "A")
-        record, _ = operations.record_hand(session, Hand("C", "frage", points=40), "B")
-        operations.void_hand(session, record.number, record.version)
-        operations.record_hand(session, Hand("A", "hand", trump="herz", points=70), "C")
+        tables.record_hand(session, Hand("B", "frage", points=83), "A")
+        record, _ = tables.record_hand(session, Hand("C", "frage", points=40), "B")
+        tables.void_hand(session, record.number, record.version)
+        tables.record_hand(session, Hand("A", "hand", trump="herz", points=70), "C")
         db.session.commit()
         key = session.key
     doc = export_json(client, key)
@@ -495,7 +495,7 @@ def test_round_trip_of_a_tournament_table(app, client):
     assert response.status_code == 201, response.get_json()
     assert_same_evening(client, app, key, response.get_json()["key"])
     with app.app_context():
-        assert operations.get_session(response.get_json()["key"]).done
+        assert tables.get_session(response.get_json()["key"]).done
     # A third live hand would not have fitted on that table.
     doc["hands"][1]["voided"] = False
     response = import_doc(client, doc)
@@ -660,11 +660,11 @@ def test_duplicate_numbers_are_named_as_such():
     }
 
 
-@pytest.mark.parametrize("failure", [RuleError.one("hand", "boom"), operations.Conflict("boom")])
+@pytest.mark.parametrize("failure", [RuleError.one("hand", "boom"), tables.Conflict("boom")])
 def test_a_failure_while_replaying_rolls_everything_back(app, client, monkeypatch, failure):
     before = counts(app)
     calls = []
-    record_hand = operations.record_hand
+    record_hand = tables.record_hand
 
     def failing_second_hand(*args, **kwargs):
         calls.append(1)
@@ -672,7 +672,7 @@ def test_a_failure_while_replaying_rolls_everything_back(app, client, monkeypatc
             raise failure
         return record_hand(*args, **kwargs)
 
-    monkeypatch.setattr(operations, "record_hand", failing_second_hand)
+    monkeypatch.setattr(tables, "record_hand", failing_second_hand)
     response = import_doc(client, base_doc())
     assert response.status_code in (409, 422)
     assert len(calls) == 2  # the first hand was written, then rolled back

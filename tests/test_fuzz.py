@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from scorer.api.openapi import DOCUMENT
 from scorer.domain.facts import BONUS_FIELDS, REQUEST_FIELDS
 from scorer.extensions import db
-from scorer.models import (
+from scorer.store.models import (
     HandRecord,
     HistoryEvent,
     Organiser,

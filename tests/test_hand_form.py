@@ -21,13 +21,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from scorer import operations
 from scorer.domain import GAMES, Bonus, Hand, RuleError
 from scorer.domain.ledger import Ledger
 from scorer.domain.scoring import BIDS, SUITS, Rules
 from scorer.extensions import db
+from scorer.services import tables
 from tests.conftest import PostedFields
-from tests.test_properties import HANDS, PAIR_IDS, PAIRS, PLAYERS, bavarian_hands, tables
+from tests.test_properties import HANDS, PAIR_IDS, PAIRS, PLAYERS, bavarian_hands
+from tests.test_properties import tables as rules_tables
 
 ROUND_TRIP = settings(
     max_examples=40,
@@ -66,7 +67,7 @@ def any_hands(draw, rules: Rules, declarer: str, players, **_: Any) -> Hand:
 @st.composite
 def accepted_hands(draw, game_id: str, system_id: str):
     """(raw params, players, hand): a hand the ledger accepts as the first of the evening."""
-    raw = draw(tables(game_id, system_id))
+    raw = draw(rules_tables(game_id, system_id))
     rules = Rules.build(game_id, system_id, raw)
     players = PLAYERS[rules.game.active]
     declarer = draw(st.sampled_from(players))
@@ -117,7 +118,7 @@ def same_hand(stored: dict[str, Any], hand: Hand) -> None:
 
 def new_table(app, game_id: str, system_id: str, raw: dict, players) -> str:
     with app.app_context():
-        session = operations.create_session(
+        session = tables.create_session(
             "Runde", game_id, system_id, raw, list(players), players[-1]
         )
         db.session.commit()

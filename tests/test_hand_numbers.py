@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.models import HandRecord
+from scorer.store.models import HandRecord
 from tests.test_sessions_api import (
     API,
     A,

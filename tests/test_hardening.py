@@ -11,7 +11,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 
 from scorer.extensions import db, limiter
-from scorer.models import Organiser, TableSession, Tournament
+from scorer.store.models import Organiser, TableSession, Tournament
 from tests.conftest import dispose, make_app
 from tests.test_tournaments import API, PASSWORD, basic, create, log_in, organiser
 

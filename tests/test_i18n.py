@@ -279,8 +279,8 @@ def test_the_api_speaks_english_unless_asked_for_german(client):
 
 def test_lines_stored_as_english_text_are_restated_once(app, client):
     from scorer.extensions import db
-    from scorer.models import HandRecord
     from scorer.restate import restate_old_explanations
+    from scorer.store.models import HandRecord
 
     body = {"game": "haferltarock", "system": "parlett-units", "players": PLAYERS}
     key = client.post("/api/v1/sessions", json=body).get_json()["key"]
@@ -304,7 +304,7 @@ def test_lines_stored_as_english_text_are_restated_once(app, client):
 def test_dates_follow_the_locale(app):
     from datetime import date
 
-    from scorer.exports.pdf import long_date
+    from scorer.reports.pdf import long_date
 
     with app.test_request_context("/?lang=en"):
         assert long_date(date(2026, 12, 2)) == "2 December 2026"

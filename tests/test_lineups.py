@@ -11,13 +11,13 @@ import random
 
 import pytest
 
-from scorer import operations
 from scorer.domain import Hand, RuleError
 from scorer.domain.ledger import Ledger, LedgerState, Lineup
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.extensions import db
-from scorer.models import TableSession
+from scorer.services import tables
+from scorer.store.models import TableSession
 
 THREE = ("A", "B", "C")
 
@@ -113,8 +113,8 @@ def test_a_lineup_that_cannot_be_is_refused(lineup, field):
 
 
 def fresh(session: TableSession) -> LedgerState:
-    _, state = operations.fold_session(session)
-    return operations.ledger_for(session).ready(state, session.hand_count + 1)
+    _, state = tables.fold_session(session)
+    return tables.ledger_for(session).ready(state, session.hand_count + 1)
 
 
 def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
@@ -124,39 +124,39 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
     for seed in range(12):
         rng = random.Random(seed)
         with app.app_context():
-            session = operations.create_session(
+            session = tables.create_session(
                 "Runde", "haferltarock", "parlett-units", {"stake_cents": 40}, names[:3], None
             )
             for _ in range(30):
                 move = rng.random()
                 state = LedgerState.from_json(session.state)
-                ledger = operations.ledger_for(session)
+                ledger = tables.ledger_for(session)
                 if move < 0.15:
                     count = rng.choice([3, 4])
                     players = rng.sample(names, count)
-                    operations.change_players(session, players)
+                    tables.change_players(session, players)
                 elif move < 0.25 and session.hand_count:
-                    live = operations.hands_of(session)
+                    live = tables.hands_of(session)
                     if live:
                         record = rng.choice(live)
-                        operations.void_hand(session, record.number, record.version)
+                        tables.void_hand(session, record.number, record.version)
                 elif move < 0.35 and session.hand_count:
-                    live = operations.hands_of(session)
+                    live = tables.hands_of(session)
                     if live:
                         record = rng.choice(live)
                         facts = {**record.facts, "points": rng.randint(0, 120)}
-                        operations.edit_hand(
+                        tables.edit_hand(
                             session, record.number, record.version, Hand.from_json(facts)
                         )
                 else:
                     active, _ = ledger.seats(state.next_dealer, ledger.seated(state))
                     hand = frage(rng.choice(active), rng.randint(0, 120))
-                    operations.record_hand(session, hand)
+                    tables.record_hand(session, hand)
                 db.session.flush()
                 state = LedgerState.from_json(session.state)
                 assert state.to_json() == fresh(session).to_json(), seed
                 assert total(state) == 0
-                settled = operations.settlement(session)
+                settled = tables.settlement(session)
                 assert sum(settled.balances.values()) == 0
             db.session.rollback()
 
@@ -201,7 +201,7 @@ def test_the_changes_of_players_and_what_a_newcomer_pays_are_told():
 def test_the_hand_list_and_the_chart_show_who_came_and_went(app, client):
     """The hand list has a line of its own for a newcomer's stake, a return and a leave;
     the chart draws each player from the hand he joined to the hand he left."""
-    from scorer.exports.chart import balance_series
+    from scorer.reports.chart import balance_series
     from tests.test_concurrency_more import lineup, table_version
     from tests.test_web import new_table, table_url
 
@@ -229,9 +229,9 @@ def test_the_hand_list_and_the_chart_show_who_came_and_went(app, client):
     assert "Runde 1 beginnt: alle zahlen 1,00 € ins Haferl." in page
 
     with app.app_context():
-        session = operations.get_session(key)
-        book = operations.ledger_for(session)
-        start, after = operations.standings(session, operations.hands_of(session))
+        session = tables.get_session(key)
+        book = tables.ledger_for(session)
+        start, after = tables.standings(session, tables.hands_of(session))
         names, series = balance_series(
             book.everyone,
             [start[0], *(b for b, _ in after.values())],

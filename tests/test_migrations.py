@@ -18,9 +18,9 @@ from alembic.migration import MigrationContext
 from sqlalchemy import JSON, inspect
 
 from scorer import create_app
-from scorer import tournament_operations as ops
 from scorer.extensions import db
-from scorer.models import TableSession, Tournament
+from scorer.services import tournaments as ops
+from scorer.store.models import TableSession, Tournament
 from tests.test_tournaments import created, draw, organiser, play_round
 
 POSTGRES_URL = os.environ.get("SCORER_TEST_DATABASE_URL")

@@ -1,4 +1,4 @@
-"""The PDF score sheet and its balance chart: built through `scorer.operations`, read back
+"""The PDF score sheet and its balance chart: built through `scorer.services.tables`, read back
 with pypdf."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from scorer import operations
 from scorer.domain import Hand
 from scorer.domain.money import format_euros
 from scorer.domain.scoring import BIDS, SUITS
-from scorer.exports.chart import MAX_POINTS, balance_chart_svg, balance_series
-from scorer.exports.pdf import render_pdf, sheet_context
-from scorer.exports.weasy import StaticFetcher
 from scorer.extensions import db
+from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
+from scorer.reports.pdf import render_pdf, sheet_context
+from scorer.reports.weasy import StaticFetcher
+from scorer.services import tables
 
 SVG = "{http://www.w3.org/2000/svg}"
 BAER = "<b>Bär & Co</b>"
@@ -42,11 +42,11 @@ def play(session, rng: random.Random, hands: int, contracts=("frage", "hand")) -
             no_tricks=contract == "bettel" and rng.random() < 0.5,
             doublings=rng.choice((0, 0, 0, 1)),
         )
-        operations.record_hand(session, hand)
+        tables.record_hand(session, hand)
 
 
 def evening(players=FOUR, hands=40, game="haferltarock", system="parlett-units", **params):
-    session = operations.create_session(
+    session = tables.create_session(
         "Stammtisch <Zum Haferl>", game, system, params, list(players), players[0]
     )
     play(session, random.Random(hands), hands)
@@ -70,23 +70,23 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
     with app.app_context():
         # A small stake so that a won Frage can empty the Haferl: round ends and refills.
         session = evening(stake_cents=20)
-        records = operations.hands_of(session)
+        records = tables.hands_of(session)
         assert any(r.round_end for r in records) and any(r.new_round for r in records)
         edited = records[5]
         edited_number = edited.number
-        operations.edit_hand(
+        tables.edit_hand(
             session,
             edited_number,
             edited.version,
             Hand(edited.facts["declarer"], "frage", "herz", points=95),
         )
         voided = records[12]
-        operations.void_hand(session, voided.number, voided.version)
+        tables.void_hand(session, voided.number, voided.version)
         db.session.commit()
 
         pdf = render_pdf(session)
         pages, text = pdf_text(pdf)
-        settled = operations.settlement(session)
+        settled = tables.settlement(session)
 
     assert pdf.startswith(b"%PDF")
     assert f"Seite 1 von {len(pages)}" in text
@@ -132,7 +132,7 @@ def test_every_page_carries_the_running_total_to_the_next(app):
 def test_three_players_and_a_pocket_system_render(app):
     with app.app_context():
         three = evening(["Anton", "Berta", "Charlotte"], hands=12)
-        pocket = operations.create_session(
+        pocket = tables.create_session(
             "Ohne Haferl", "tarok-bettel", "multiples", {"payout": "pocket"}, FOUR, "Dieter"
         )
         play(pocket, random.Random(3), 15, contracts=("frage", "hand", "bettel"))
@@ -148,7 +148,7 @@ def test_three_players_and_a_pocket_system_render(app):
 
 def test_a_tournament_table_shows_points_and_no_transfers(app):
     with app.app_context():
-        session = operations.create_session(
+        session = tables.create_session(
             "Turnier, Tisch 2", "haferltarock", "parlett-units", {}, FOUR, "Anton", scoring="points"
         )
         play(session, random.Random(5), 20)
@@ -172,7 +172,7 @@ def test_an_empty_evening_renders(app):
 def test_balance_series_starts_before_the_first_stake_and_ends_at_the_balances(app):
     with app.app_context():
         session = evening(hands=40, stake_cents=20)
-        start, after = operations.standings(session, operations.hands_of(session, True))
+        start, after = tables.standings(session, tables.hands_of(session, True))
         players, series = balance_series(
             session.players, [start[0], *(balances for balances, _ in after.values())]
         )
@@ -188,16 +188,16 @@ def test_standings_are_the_ledgers_cached_or_folded_afresh(app):
     existed are folded again, to the same numbers."""
     with app.app_context():
         session = evening(hands=30, stake_cents=20)
-        records = operations.hands_of(session, True)
-        operations.void_hand(session, 7, records[6].version)
+        records = tables.hands_of(session, True)
+        tables.void_hand(session, 7, records[6].version)
         db.session.commit()
-        records = operations.hands_of(session, True)
-        cached = operations.standings(session, records)
-        entries, state = operations.fold_session(session)
+        records = tables.hands_of(session, True)
+        cached = tables.standings(session, records)
+        entries, state = tables.fold_session(session)
         assert cached[1] == {e.number: (e.balances_after, e.pot_after) for e in entries}
         for record in records:
             record.state_after = None
-        assert operations.standings(session, records) == cached
+        assert tables.standings(session, records) == cached
         assert cached[1][30] == (state.balances, state.pot)
         db.session.rollback()
 
@@ -276,7 +276,7 @@ def test_the_sheet_is_rendered_once_per_version_of_the_table(app, client):
 
 
 def test_a_sheet_that_cannot_start_in_time_answers_503(app, client, monkeypatch):
-    from scorer.exports import weasy
+    from scorer.reports import weasy
 
     with app.app_context():
         key = evening(hands=3).key
@@ -293,7 +293,7 @@ def test_a_sheet_that_cannot_start_in_time_answers_503(app, client, monkeypatch)
 
 
 def test_a_sheet_that_takes_too_long_is_stopped(app, client, monkeypatch):
-    from scorer.exports import weasy
+    from scorer.reports import weasy
 
     with app.app_context():
         key = evening(hands=40).key
@@ -306,7 +306,7 @@ def test_the_sheets_pot_column_is_the_ledgers_pot_refills_included(app):
     `pot_after`; after a refill, the pot before the hand plus every player's stake."""
     with app.app_context():
         session = evening(stake_cents=20)
-        records = {r.number: r for r in operations.hands_of(session)}
+        records = {r.number: r for r in tables.hands_of(session)}
         context = sheet_context(session)
     keys = [c.key for c in context["columns"]]
     nr, pot = keys.index("nr"), keys.index("pot")

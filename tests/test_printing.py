@@ -1,5 +1,5 @@
 """Printed papers are printed once per version and language, by the server's printer thread
-(`scorer.exports.printing`): a second request for an unchanged paper reads the file, a
+(`scorer.reports.printing`): a second request for an unchanged paper reads the file, a
 change (a hand, a swap of seats) prints a new version and removes the old one, requests for
 the same version at once share one print, and a request whose paper takes long is told to
 come back (202, Retry-After, a page that reloads itself) while the print goes on."""
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.exports import printing, weasy
+from scorer.reports import printing, weasy
 from tests.test_groups import FOUR, create_group, evening, play
 from tests.test_tournament_pdf_cache import files, until_printed
 from tests.test_tournaments import (

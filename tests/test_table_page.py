@@ -293,7 +293,7 @@ def test_changing_players_refuses_what_cannot_be_and_changes_nothing(client):
 
 
 def test_a_tournament_table_keeps_its_drawn_players(app, client):
-    from scorer.models import TableSession
+    from scorer.store.models import TableSession
 
     with app.app_context():
         session = operations_create_points_table()
@@ -308,10 +308,10 @@ def test_a_tournament_table_keeps_its_drawn_players(app, client):
 
 
 def operations_create_points_table() -> str:
-    from scorer import operations
     from scorer.extensions import db
+    from scorer.services import tables
 
-    session = operations.create_session(
+    session = tables.create_session(
         "T", "haferltarock", "parlett-units", {}, ["Anna", "Bert", "Cora"], None, scoring="points"
     )
     db.session.commit()

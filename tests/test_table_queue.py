@@ -1,5 +1,5 @@
 """Writes that queue for one table are done together, in the order they came, and a
-refused one changes nothing and holds up nobody (`scorer.table_queue`)."""
+refused one changes nothing and holds up nobody (`scorer.store.table_queue`)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ from sqlalchemy import event, func, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from scorer import table_queue
-from scorer.busy import Busy
 from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.message import msg
 from scorer.extensions import db
-from scorer.models import HandRecord, HistoryEvent, TableSession
-from scorer.operations import Conflict, NotFound, create_session, fold_session, record_hand
+from scorer.services.tables import Conflict, NotFound, create_session, fold_session, record_hand
+from scorer.store import table_queue
+from scorer.store.busy import Busy
+from scorer.store.models import HandRecord, HistoryEvent, TableSession
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]
 
@@ -142,7 +142,7 @@ def test_queued_writes_are_done_in_one_transaction_and_refusals_change_nothing(a
 
 def test_a_batch_never_finishes_a_table_with_planned_hands(app):
     """A tournament table's writes lock its round only when they may finish the table
-    (`operations.session_for_write`), so a batch holds no more writes than leave it short
+    (`tables.session_for_write`), so a batch holds no more writes than leave it short
     of done: of six hands queued at a table of five, four go together, the fifth alone
     (under the round's lock, where there is one), the sixth is refused."""
     with app.app_context():

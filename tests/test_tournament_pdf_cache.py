@@ -1,6 +1,6 @@
 """The tournament's papers (standings, table assignments, blank score sheets) are printed
 once per version and language, by the server's printer thread, never by the request
-(`scorer.exports.printing`, `scorer.exports.tournament_pdf`): the standings are keyed on
+(`scorer.reports.printing`, `scorer.reports.tournament_pdf`): the standings are keyed on
 `live_version`, a round's papers on its seating; a paper printed before is read from its
 file; requests for one version at once share one print; a slow print answers 202 with a
 page that reloads itself; a failed print is tried again by the next request.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from sqlalchemy import event
 
-from scorer.exports import printing, weasy
 from scorer.extensions import db
+from scorer.reports import printing, weasy
 from tests.test_tournaments import (
     active_players,
     created,
@@ -340,7 +340,7 @@ def test_the_rules_mark_changes_with_any_rule():
 def test_a_changed_layout_prints_papers_anew(tmp_path):
     """The cached PDFs are per layout too: an update that changes a print template (or a
     style sheet or the words) never gives a copy printed before it."""
-    from scorer.exports.printing import layout
+    from scorer.reports.printing import layout
 
     (tmp_path / "templates" / "exports").mkdir(parents=True)
     (tmp_path / "static").mkdir()

@@ -14,10 +14,10 @@ from collections import Counter
 
 import pytest
 
-from scorer import tournament_operations as ops
 from scorer.api import tournaments as tournament_api
 from scorer.extensions import db
-from scorer.models import HandRecord, TableSession, Tournament
+from scorer.services import tournaments as ops
+from scorer.store.models import HandRecord, TableSession, Tournament
 from tests.test_tournaments import (
     API,
     active_players,

@@ -23,7 +23,7 @@ from scorer.auth.routes import create_organiser
 from scorer.domain import Hand
 from scorer.domain.tournament import UNIT_PARAMS, tournament_rules
 from scorer.extensions import db, limiter
-from scorer.models import Tournament
+from scorer.store.models import Tournament
 from tests.conftest import SETUP_CODE, DefaultFields, dispose, make_app
 
 GAME, SYSTEM = "haferltarock", "parlett-units"
@@ -861,7 +861,7 @@ def test_web_tournament_tables_qr_codes_standings_and_table_page(app, client):
     assert response.headers["Location"].endswith(f"/turniere/{tid}")
 
     with app.app_context():
-        from scorer.models import Tournament
+        from scorer.store.models import Tournament
 
         tournament = db.session.get(Tournament, tid)
         key = tournament.key
@@ -942,7 +942,7 @@ def test_web_form_rejects_a_short_player_list(app, client):
     response = client.post("/turniere/neu", data=data)
     assert response.status_code == 422
     with app.app_context():
-        from scorer.models import Tournament
+        from scorer.store.models import Tournament
 
         assert db.session.scalar(db.select(db.func.count(Tournament.id))) == 0
 

@@ -32,11 +32,12 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect, select, text
 
-from scorer import backups, serve
-from scorer import operations as table_ops
-from scorer import tournament_operations as ops
+from scorer import serve
 from scorer.extensions import db
-from scorer.models import TableSession, Tournament
+from scorer.services import tables as table_ops
+from scorer.services import tournaments as ops
+from scorer.store import backups
+from scorer.store.models import TableSession, Tournament
 from tests.conftest import DATA
 from tests.test_migrations import empty, fresh_app, same_json_default
 

@@ -381,7 +381,7 @@ def test_form_post_without_csrf_token_is_refused(tmp_path):
     response = client.post("/oeffnen", data={"code": "x" * 30})
     assert response.status_code == 400
     with app.app_context():
-        from scorer.models import TableSession
+        from scorer.store.models import TableSession
 
         assert db.session.query(TableSession).count() == 0
         db.engine.dispose()
@@ -410,15 +410,15 @@ def test_the_table_page_shows_the_balance_chart(client):
 
 
 def test_the_hand_list_shows_a_hundred_hands_a_page_the_latest_first(app, client):
-    from scorer import operations
     from scorer.domain import Hand
+    from scorer.services import tables
 
     with app.app_context():
-        session = operations.create_session(
+        session = tables.create_session(
             "Lang", "haferltarock", "parlett-units", {}, ["Anton", "Berta", "Charlotte"], None
         )
         for n in range(250):
-            operations.record_hand(session, Hand("Berta", "frage", points=61 + n % 50))
+            tables.record_hand(session, Hand("Berta", "frage", points=61 + n % 50))
         db.session.commit()
         key = session.key
 
@@ -481,7 +481,7 @@ def test_a_stale_page_with_another_games_system_is_refused_never_replaced(app, c
     said so in the reader's words, and no table is made."""
     from sqlalchemy import func, select
 
-    from scorer.models import TableSession
+    from scorer.store.models import TableSession
 
     response = new_table(client, system="tapp-points")
     assert response.status_code == 422

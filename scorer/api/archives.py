@@ -13,18 +13,18 @@ from typing import Any
 from flask import Response, g, jsonify
 from werkzeug.utils import secure_filename
 
-from scorer import archives
 from scorer.api import bp
 from scorer.api.errors import ApiError
 from scorer.api.groups import group_to_json
 from scorer.api.schema import body_bytes
 from scorer.api.tournaments import organiser, own, tournament_to_json
-from scorer.exports.archive import (
+from scorer.extensions import IMPORTS, committed
+from scorer.formats.archive import (
     parse_group_archive,
 )
-from scorer.exports.archive_tournament import parse_tournament_archive
-from scorer.exports.data import MalformedDocument, load_document
-from scorer.extensions import IMPORTS, committed
+from scorer.formats.archive_tournament import parse_tournament_archive
+from scorer.formats.evening import MalformedDocument, load_document
+from scorer.services import archives
 
 
 def archive_response(document: dict[str, Any], name: str, day: str) -> Response:

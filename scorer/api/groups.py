@@ -7,16 +7,16 @@ from typing import Any
 
 from flask import g, jsonify, request
 
-from scorer import groups
 from scorer.api import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import json_body
 from scorer.api.sessions import session_to_json
 from scorer.domain import RuleError
 from scorer.domain.message import msg
+from scorer.domain.validation import whole_number
 from scorer.extensions import NEW_TABLES, db
-from scorer.models import Group
-from scorer.validation import whole_number
+from scorer.services import groups, tables
+from scorer.store.models import Group
 
 
 def group_to_json(group: Group) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def group_to_json(group: Group) -> dict[str, Any]:
                 "name": s.name,
                 "date": s.created_at.date().isoformat(),
                 "season": s.season,
-                "players": groups.operations.ledger_for(s).everyone,
+                "players": tables.ledger_for(s).everyone,
                 "closed": s.closed,
                 "paid": s.paid_at is not None,
             }

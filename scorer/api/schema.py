@@ -11,8 +11,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorer.api.errors import ApiError
 from scorer.domain.message import msg
+from scorer.domain.validation import contains_nul
 from scorer.i18n.catalogue import Speaker
-from scorer.validation import contains_nul
 
 
 def json_body() -> dict[str, Any]:

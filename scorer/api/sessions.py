@@ -7,7 +7,6 @@ from typing import Any
 
 from flask import Blueprint, g, jsonify, request
 
-from scorer import groups, operations, table_queue
 from scorer.api import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes, json_body, said_line
@@ -15,13 +14,15 @@ from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.message import msg
 from scorer.domain.model import POT
+from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES, db
 from scorer.i18n import language
 from scorer.i18n.catalogue import Speaker, say_error
 from scorer.live import conditional
-from scorer.models import HandRecord, TableSession
-from scorer.operations import HAND_COLUMNS
-from scorer.validation import idempotency_key, whole_number
+from scorer.services import groups, tables
+from scorer.services.tables import HAND_COLUMNS
+from scorer.store import table_queue
+from scorer.store.models import HandRecord, TableSession
 
 
 def serve_sessions_by_key(blueprint: Blueprint) -> None:
@@ -29,12 +30,12 @@ def serve_sessions_by_key(blueprint: Blueprint) -> None:
     `g.session` (locked for the request when it writes), and answer a missing session
     (404) or a conflict (409) in JSON."""
     blueprint.url_value_preprocessor(_load_session)
-    blueprint.register_error_handler(operations.NotFound, _not_found)
-    blueprint.register_error_handler(operations.Conflict, _conflict)
+    blueprint.register_error_handler(tables.NotFound, _not_found)
+    blueprint.register_error_handler(tables.Conflict, _conflict)
 
 
 WRITES_IN_TURN = {"api.record_hand"}
-"""Views that write through `scorer.table_queue` (which locks the table itself): they get
+"""Views that write through `scorer.store.table_queue` (which locks the table itself): they get
 the key in `g.key` and no `g.session`."""
 
 
@@ -42,25 +43,25 @@ def _load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values and "key" in values:
         key = values.pop("key")
         if request.method in ("GET", "HEAD"):
-            g.session = operations.get_session(key)
+            g.session = tables.get_session(key)
         elif endpoint in WRITES_IN_TURN:
             g.key = key
         else:
             body_bytes()  # read from the network before the lock, not while holding it
-            g.session = operations.session_for_write(key)
+            g.session = tables.session_for_write(key)
 
 
-def _not_found(exc: operations.NotFound):
+def _not_found(exc: tables.NotFound):
     return error_response(404, "not_found", say_error(exc))
 
 
-def _conflict(exc: operations.Conflict):
-    if isinstance(exc, operations.HandExists):
+def _conflict(exc: tables.Conflict):
+    if isinstance(exc, tables.HandExists):
         return hand_exists_response(exc)
     return error_response(409, "conflict", say_error(exc))
 
 
-def hand_exists_response(exc: operations.HandExists):
+def hand_exists_response(exc: tables.HandExists):
     """409 `hand_exists` (API.md, "A hand is entered once"): the stored hand with the
     error, so the device can show the players what was entered."""
     body, status = error_response(409, "hand_exists", say_error(exc))
@@ -100,14 +101,14 @@ def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str,
         data["group"] = group.key
     if with_hands:
         speaker = Speaker()
-        data["hands"] = [hand_to_json(row, speaker) for row in operations.live_hand_rows(session)]
+        data["hands"] = [hand_to_json(row, speaker) for row in tables.live_hand_rows(session)]
     return data
 
 
 def hand_to_json(
     hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
 ) -> dict[str, Any]:
-    """A hand as API.md shows it, from a record or a row of `operations.live_hand_rows`."""
+    """A hand as API.md shows it, from a record or a row of `tables.live_hand_rows`."""
     row = hand if isinstance(hand, Mapping) else hand_row(hand)
     if speaker is None:
         speaker = Speaker()  # once for the hand's lines, not once a line
@@ -135,7 +136,7 @@ def hand_row(record: HandRecord) -> dict[str, Any]:
 def _hand_from_request(session: TableSession, data: dict[str, Any]):
     hand = parse_hand(data, GAMES[session.game])
     dealer = data.get("dealer")
-    if dealer is not None and dealer not in operations.ledger_for(session).everyone:
+    if dealer is not None and dealer not in tables.ledger_for(session).everyone:
         raise RuleError.one("dealer", msg("must be one of the players"))
     return hand, dealer
 
@@ -151,7 +152,7 @@ def create_session():
     first_dealer = data.get("first_dealer")
     if first_dealer is not None and not isinstance(first_dealer, str):
         raise RuleError.one("first_dealer", msg("must be one of the players"))
-    session = operations.create_session(
+    session = tables.create_session(
         name, data.get("game"), data.get("system"), data.get("params"), players, first_dealer
     )
     db.session.commit()
@@ -169,7 +170,7 @@ def read_session():
 
 @bp.get("/sessions/<key>/hands/<n:number>")
 def read_hand(number: int):
-    return jsonify(hand_to_json(operations.live_hand(g.session, number)))
+    return jsonify(hand_to_json(tables.live_hand(g.session, number)))
 
 
 @bp.post("/sessions/<key>/hands")
@@ -181,7 +182,7 @@ def record_hand():
 
     def record(session: TableSession) -> dict[str, Any]:
         hand, dealer = _hand_from_request(session, data)
-        return hand_row(operations.record_hand(session, hand, dealer, key, number)[0])
+        return hand_row(tables.record_hand(session, hand, dealer, key, number)[0])
 
     stored = table_queue.write_table(g.key, record)  # committed: its words are said now
     return jsonify(hand_to_json(stored)), 201
@@ -193,7 +194,7 @@ def edit_hand(number: int):
     version = data.get("version")
     hand_data = {k: v for k, v in data.items() if k != "version"}
     hand, dealer = _hand_from_request(g.session, hand_data)
-    record = operations.edit_hand(g.session, number, version, hand, dealer)
+    record = tables.edit_hand(g.session, number, version, hand, dealer)
     stored = hand_row(record)
     db.session.commit()  # the table is free again: its words are said after
     answer = hand_to_json(stored)
@@ -203,14 +204,14 @@ def edit_hand(number: int):
 @bp.delete("/sessions/<key>/hands/<n:number>")
 def void_hand(number: int):
     version = whole_number(request.args.get("version"))
-    operations.void_hand(g.session, number, version)
+    tables.void_hand(g.session, number, version)
     db.session.commit()
     return "", 204
 
 
 @bp.get("/sessions/<key>/settlement")
 def settlement():
-    result = operations.settlement(g.session)
+    result = tables.settlement(g.session)
     return jsonify(
         {
             "balances": result.balances,
@@ -224,14 +225,14 @@ def settlement():
 
 @bp.post("/sessions/<key>/close")
 def close_session():
-    operations.close_session(g.session)
+    tables.close_session(g.session)
     db.session.commit()
     return jsonify(session_to_json(g.session, with_hands=False))
 
 
 @bp.get("/sessions/<key>/history")
 def history():
-    events = operations.history(g.session)
+    events = tables.history(g.session)
     return jsonify(
         [
             {

@@ -8,8 +8,6 @@ from typing import Any
 
 from flask import current_app, jsonify, request, url_for
 
-from scorer import operations
-from scorer import tournament_operations as ops
 from scorer.api import bp
 from scorer.api.errors import ApiError, error_response
 from scorer.api.schema import json_body
@@ -19,7 +17,9 @@ from scorer.domain.message import msg
 from scorer.extensions import db, limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
-from scorer.models import Organiser, Tournament, TournamentRound
+from scorer.services import tables
+from scorer.services import tournaments as ops
+from scorer.store.models import Organiser, Tournament, TournamentRound
 
 
 @bp.errorhandler(ops.TournamentError)
@@ -215,7 +215,7 @@ def public_standings(tournament_key: str):
         nonlocal tournament
         try:
             tournament = ops.get_public(tournament_key)
-        except operations.NotFound:
+        except tables.NotFound:
             raise ApiError(404, "not_found", msg("no such tournament")) from None
         return live_etag("standings-json", *ops.live_version(tournament))
 

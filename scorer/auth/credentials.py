@@ -27,7 +27,7 @@ from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorer.extensions import db, limiter
-from scorer.models import Organiser
+from scorer.store.models import Organiser
 
 FAILURE_LIMITS = parse_many("10/minute;50/hour")
 """Wrong passwords per address, and per (account, address)."""

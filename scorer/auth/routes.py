@@ -26,8 +26,8 @@ from scorer.domain import RuleError
 from scorer.domain.names import clean_name
 from scorer.extensions import db, limiter, login_manager, rate_limits_off
 from scorer.i18n.catalogue import say, say_error
-from scorer.locks import lock_name
-from scorer.models import Organiser
+from scorer.store.locks import lock_name
+from scorer.store.models import Organiser
 
 login_manager.login_view = "auth.login"
 login_manager.login_message = _l("Please log in as an organiser.")

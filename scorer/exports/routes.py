@@ -1,7 +1,7 @@
 """Routes of the exports: the CSV and JSON files of an evening, and the import of a JSON
 export through the API and through an upload page.
 
-An import replays the file through `scorer.operations` (create, record each hand, void
+An import replays the file through `scorer.services.tables` (create, record each hand, void
 the voided ones, close) in the request's one transaction: if anything is wrong, nothing
 is written.
 """
@@ -31,7 +31,6 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 
-from scorer import archives, operations
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
@@ -39,26 +38,27 @@ from scorer.domain import GAMES, RuleError
 from scorer.domain.message import msg
 from scorer.domain.registry import Game
 from scorer.exports import bp
-from scorer.exports.archive import (
+from scorer.extensions import IMPORTS, PDFS, committed, csrf
+from scorer.formats.archive import (
     GROUP_FORMAT,
     MAX_ARCHIVE_BYTES,
     TOURNAMENT_FORMAT,
     archive_format,
     parse_group_archive,
 )
-from scorer.exports.archive_tournament import parse_tournament_archive
-from scorer.exports.data import (
+from scorer.formats.archive_tournament import parse_tournament_archive
+from scorer.formats.evening import (
     MalformedDocument,
     csv_rows,
     load_document,
     parse_import,
     session_to_export,
 )
-from scorer.exports.pdf import file_language, in_language, score_sheet
-from scorer.extensions import IMPORTS, PDFS, committed, csrf
 from scorer.i18n.catalogue import say, say_error
-from scorer.models import Group, TableSession, Tournament
-from scorer.tournament_operations import TournamentError
+from scorer.reports.pdf import file_language, in_language, score_sheet
+from scorer.services import archives, tables
+from scorer.services.tournaments import TournamentError
+from scorer.store.models import Group, TableSession, Tournament
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """An import file's limit, whatever MAX_CONTENT_LENGTH says: 5,000 hands fit easily."""
@@ -87,7 +87,7 @@ def export_csv():
     order mark tells it the file is UTF-8."""
     session = g.session
     lang = file_language()
-    rows = csv_rows(session, operations.hands_of(session), lang)
+    rows = csv_rows(session, tables.hands_of(session), lang)
     return csv_response(said_cells(rows, GAMES[session.game]), _attachment(session, "csv"), lang)
 
 
@@ -156,8 +156,8 @@ def export_json():
     session = g.session
     document = session_to_export(
         session,
-        operations.hands_of(session, include_voided=True),
-        operations.settlement(session),
+        tables.hands_of(session, include_voided=True),
+        tables.settlement(session),
     )
     body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return Response(
@@ -183,7 +183,7 @@ def _import(raw: bytes) -> TableSession:
     document = load_document(raw)
     if not isinstance(document, dict):
         raise MalformedDocument(msg("the file must be a JSON object (a Haferl session export)"))
-    return committed(lambda: operations.import_session(parse_import(document)))
+    return committed(lambda: tables.import_session(parse_import(document)))
 
 
 @bp.post("/api/v1/sessions/import")
@@ -223,7 +223,7 @@ def _import_any(raw: bytes) -> TableSession | Group | Tournament:
             raise LogInFirst()
         tournament = parse_tournament_archive(document)
         return committed(lambda: archives.import_tournament(current_user, tournament))
-    return committed(lambda: operations.import_session(parse_import(document)))
+    return committed(lambda: tables.import_session(parse_import(document)))
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -245,7 +245,7 @@ def import_page():
             )
         except RuleError as exc:
             form.file.errors.extend(import_errors(exc))
-        except (operations.Conflict, TournamentError) as exc:
+        except (tables.Conflict, TournamentError) as exc:
             form.file.errors.append(say_error(exc))
         else:
             return imported(made)
@@ -281,7 +281,7 @@ MAX_DETAILS = 5
 def import_errors(exc: RuleError) -> list[str]:
     """The import's field messages for the upload page: a headline in the reader's
     language, then the first few details (the rules engine's messages said in the reader's
-    language; the file checks of `scorer.exports.data` are the API's English)."""
+    language; the file checks of `scorer.formats.evening` are the API's English)."""
     if "document" in exc.fields or "format" in exc.fields:
         return [str(NOT_HAFERL)]
     if "file" in exc.fields:

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from flask import Flask, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale
 
-from scorer.validation import site_path, site_referrer
+from scorer.domain.validation import site_path, site_referrer
 
 T = TypeVar("T")
 LANGUAGES = ("de", "en")

@@ -1,5 +1,5 @@
 """Routes of the group pages. Each reads the group (locked when it writes), calls one
-operation of `scorer.groups`, commits, renders."""
+operation of `scorer.services.groups`, commits, renders."""
 
 from __future__ import annotations
 
@@ -9,15 +9,16 @@ from flask import Response, abort, flash, g, redirect, render_template, request,
 from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 
-from scorer import groups, operations
 from scorer.domain import GAMES, SYSTEMS, RuleError
-from scorer.exports import season
-from scorer.exports.pdf import file_language, long_date
+from scorer.domain.validation import whole_number
 from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, PDFS, db
 from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.live import conditional, live_etag
+from scorer.reports import season
+from scorer.reports.pdf import file_language, long_date
+from scorer.services import groups, tables
 from scorer.stammtisch import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
 from scorer.table.forms import (
@@ -27,7 +28,6 @@ from scorer.table.forms import (
     requested_rules,
     wrong_system,
 )
-from scorer.validation import whole_number
 from scorer.web.qr import qr_response
 
 
@@ -39,7 +39,7 @@ def load_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
         writes = request.method not in ("GET", "HEAD")
         try:
             g.group = (groups.group_for_write if writes else groups.get_group)(key)
-        except operations.NotFound:
+        except tables.NotFound:
             abort(404, _("This group does not exist. Is the link right?"))
 
 
@@ -51,8 +51,8 @@ def add_group_key(endpoint: str, values: dict[str, Any]) -> None:
         values["group_key"] = group.key
 
 
-@bp.errorhandler(operations.Conflict)
-def conflict(exc: operations.Conflict):
+@bp.errorhandler(tables.Conflict)
+def conflict(exc: tables.Conflict):
     flash(say_error(exc), "error")
     return redirect(url_for("stammtisch.group"))
 
@@ -278,7 +278,7 @@ def player(name: str):
     season = chosen_season()
     try:
         stats, running = groups.stats(group, name, season)
-    except operations.NotFound:
+    except tables.NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     stats = stats.to_json()
     average = stats["average_points_as_declarer"]
@@ -307,7 +307,7 @@ def rename(name: str):
         return redirect(url_for("stammtisch.player", name=name))
     try:
         new = groups.rename_member(g.group, name, form.name.data)
-    except operations.NotFound:
+    except tables.NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     except RuleError as exc:
         flash(say_error(exc), "error")
@@ -324,7 +324,7 @@ def coming(name: str):
     checked_form()
     try:
         groups.set_coming(g.group, name, request.form.get("kommt") == "ja")
-    except operations.NotFound:
+    except tables.NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     db.session.commit()
     return redirect(url_for("stammtisch.player", name=name))

@@ -33,9 +33,9 @@ from scorer.domain.message import msg
 from scorer.domain.params import Param
 from scorer.domain.registry import Game, System
 from scorer.domain.scoring import CALLS, SUITS
+from scorer.domain.validation import whole_number
 from scorer.i18n import language
 from scorer.i18n.catalogue import say
-from scorer.validation import whole_number
 
 SUIT_NAMES = {
     "eichel": _l("Acorns"),

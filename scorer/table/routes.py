@@ -21,15 +21,17 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorer import groups, operations, table_queue
 from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.ledger import LedgerState
-from scorer.exports.chart import balance_chart_svg, balance_series
+from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES, db
 from scorer.i18n.catalogue import euros, say, say_error
 from scorer.live import conditional, live_etag
-from scorer.models import TableSession
+from scorer.reports.chart import balance_chart_svg, balance_series
+from scorer.services import groups, tables
+from scorer.store import table_queue
+from scorer.store.models import TableSession
 from scorer.table import bp
 from scorer.table.forms import (
     MAX_PLAYERS,
@@ -47,14 +49,13 @@ from scorer.table.forms import (
     wrong_system,
 )
 from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
-from scorer.validation import idempotency_key, whole_number
 from scorer.web.qr import qr_response
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
 
 
 WRITES_IN_TURN = ("table.record",)
-"""Views that write through `scorer.table_queue` (which locks the table itself): for them
+"""Views that write through `scorer.store.table_queue` (which locks the table itself): for them
 `g.table` is the table as read before their turn."""
 
 
@@ -69,8 +70,8 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
         not_locked_here = ("table.preview", "table.edit_preview", *WRITES_IN_TURN)
         writes = request.method not in ("GET", "HEAD") and endpoint not in not_locked_here
         try:
-            g.table = (operations.session_for_write if writes else operations.get_session)(key)
-        except operations.NotFound:
+            g.table = (tables.session_for_write if writes else tables.get_session)(key)
+        except tables.NotFound:
             abort(404, _("There is no such table. Is the link right?"))
 
 
@@ -81,7 +82,7 @@ def table_context() -> dict[str, Any]:
     table = getattr(g, "table", None)
     if table is None:
         return {}
-    ledger = operations.ledger_for(table)
+    ledger = tables.ledger_for(table)
     # Read (a state per change of players) only by a page that lists hands, and once.
     changes = cache(lambda: seat_changes(table, ledger) if ledger.lineups else {})
     return {
@@ -106,8 +107,8 @@ def add_table_key(endpoint: str, values: dict[str, Any]) -> None:
         values["key"] = table.key
 
 
-@bp.errorhandler(operations.Conflict)
-def conflict(exc: operations.Conflict):
+@bp.errorhandler(tables.Conflict)
+def conflict(exc: tables.Conflict):
     flash(say_error(exc), "error")
     if g.table is not None:
         return redirect(url_for("table.table"))
@@ -131,8 +132,8 @@ def open_table():
         match = KEY_PATTERN.search(form.code.data.strip())
         if match:
             try:
-                table = operations.get_session(match.group(1))
-            except operations.NotFound:
+                table = tables.get_session(match.group(1))
+            except tables.NotFound:
                 pass
             else:
                 return redirect(url_for("table.table", key=table.key))
@@ -168,7 +169,7 @@ def new_table():
         )
         try:
             params = params_from_form(form, game, system)
-            table = operations.create_session(
+            table = tables.create_session(
                 form.name.data or "", game.id, system.id, params, players, first_dealer
             )
         except RuleError as exc:
@@ -197,12 +198,12 @@ def new_table():
 def table_hand_form(formdata=None, data=None):
     table = g.table
     game, system = game_and_system(table)
-    rules = operations.rules_for(table)
+    rules = tables.rules_for(table)
     bonus_ids = game.bonus_ids(system.id, rules.params)
     max_doublings = rules.params.get("max_doublings", 0) if game.doublings else 0
     if data is None and formdata is None:
         data = {}
-    active = seats(table, operations.ledger_for(table)).active
+    active = seats(table, tables.ledger_for(table)).active
     return hand_form(game, active, max_doublings, bonus_ids, formdata=formdata, data=data)
 
 
@@ -226,13 +227,13 @@ def latest_news(table) -> str:
     points" (empty before the first hand)."""
     if not table.hand_count:
         return ""
-    last = operations.latest_hands(table, 1)
+    last = tables.latest_hands(table, 1)
     if not last or last[0].number != table.hand_count:
         return ""
     return _(
         "New from another device: hand %(number)s, %(hand)s",
         number=last[0].number,
-        hand=say(operations.hand_summary(table.game, last[0].facts)),
+        hand=say(tables.hand_summary(table.game, last[0].facts)),
     )
 
 
@@ -244,7 +245,7 @@ def table():
     data = {}
     undone = whole_number(request.args.get("wieder"))
     if isinstance(undone, int):
-        record = operations.voided_hand(g.table, undone)
+        record = tables.voided_hand(g.table, undone)
         if record is not None:
             data = form_data_from_facts(record.facts, record.version)
     return conditional(
@@ -255,7 +256,7 @@ def table():
 def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None):
     table = g.table
     game, system = game_and_system(table)
-    ledger = operations.ledger_for(table)
+    ledger = tables.ledger_for(table)
     upcoming = upcoming_seats(table, ledger, UPCOMING)
     posted = whole_number(form.number.data) if conflict else None
     return render_template(
@@ -268,9 +269,9 @@ def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None
         upcoming=upcoming,
         next_number=posted or table.hand_count + 1,
         conflict=conflict,
-        params=operations.rules_for(table).params,
-        recent_hands=operations.latest_hands(table, 12),
-        final=operations.settlement(table).balances if table.closed else None,
+        params=tables.rules_for(table).params,
+        recent_hands=tables.latest_hands(table, 12),
+        final=tables.settlement(table).balances if table.closed else None,
         group=groups.group_of_evening(table),
         table_url=url_for("table.table", _external=True),
         remembered=remembered(table, game),
@@ -286,7 +287,7 @@ def recorded_hand(
     bar under the form says about it, and the table's version after it. The write may run
     in another request's thread and transaction (`table_queue`): what it gives back is
     plain data, never an object of that transaction's session."""
-    record = operations.record_hand(table, hand, None, key, number)[0]
+    record = tables.record_hand(table, hand, None, key, number)[0]
     declarer = record.facts["declarer"]
     recorded = {
         "number": record.number,
@@ -312,9 +313,9 @@ def record():
             recorded, version = table_queue.write_table(
                 g.table.key, lambda table: recorded_hand(table, hand, key, number)
             )
-        except operations.HandExists as exc:
+        except tables.HandExists as exc:
             return answer_conflict(form, hand, exc)
-        except operations.Conflict as exc:
+        except tables.Conflict as exc:
             if not wants_json():
                 raise
             return jsonify({"error": {"code": "conflict", "message": say_error(exc)}}), 409
@@ -354,13 +355,13 @@ def entered_number(form) -> int | str | None:
     return number if number is not None else chosen
 
 
-def answer_conflict(form, hand: Hand, exc: operations.HandExists):
+def answer_conflict(form, hand: Hand, exc: tables.HandExists):
     """Another device entered this hand's number first: nothing was stored. The player's
     entry stays (in the form, or in haferl.js's queue) with the stored hand beside it."""
-    g.table = operations.get_session(g.table.key)  # as stored now, for the page and numbers
+    g.table = tables.get_session(g.table.key)  # as stored now, for the page and numbers
     conflict = {
         "said": say_error(exc),
-        "mine": say(operations.hand_summary(g.table.game, hand.to_json())),
+        "mine": say(tables.hand_summary(g.table.game, hand.to_json())),
         "next_number": exc.next_number,
     }
     if wants_json():
@@ -384,7 +385,7 @@ def render_table_form(form) -> str:
         form=form,
         game=game,
         system=system,
-        params=operations.rules_for(table).params,
+        params=tables.rules_for(table).params,
         next_number=whole_number(form.number.data) or table.hand_count + 1,
     )
 
@@ -402,7 +403,7 @@ def edit_preview(number: int):
     record = live_hand(number)
     form = table_hand_form(formdata=request.form)
     form.declarer.choices = declarers(record)
-    state = operations.state_before(g.table, number)
+    state = tables.state_before(g.table, number)
     return render_preview(form, state, number, record.dealer)
 
 
@@ -416,7 +417,7 @@ def render_preview(form, state: LedgerState, number: int, dealer: str | None = N
         return render_template("_preview.html", missing=missing)
     try:
         hand = hand_from_form(form)
-        entry, _state = operations.ledger_for(g.table).play(state, number, hand, dealer)
+        entry, _state = tables.ledger_for(g.table).play(state, number, hand, dealer)
     except RuleError as exc:
         return render_template(
             "_preview.html",
@@ -445,7 +446,7 @@ def hands():
             table=table,
             game=game,
             system=system,
-            records=operations.hands_numbered(table, first, first + HANDS_PER_PAGE - 1),
+            records=tables.hands_numbered(table, first, first + HANDS_PER_PAGE - 1),
             page=page,
             pages=pages,
             etag=live_etag("hands", table.version, page),
@@ -466,12 +467,12 @@ def edit(number: int):
             try:
                 hand = hand_from_form(form)
                 version = whole_number(form.version.data)
-                operations.edit_hand(table, number, version, hand)
+                tables.edit_hand(table, number, version, hand)
             except RuleError as exc:
                 attach_errors(form, exc)
             else:
                 db.session.commit()
-                later = operations.live_hands_after(table, number)
+                later = tables.live_hands_after(table, number)
                 flash(
                     ngettext(
                         "Hand %(number)s changed; the hand after it is settled anew.",
@@ -496,7 +497,7 @@ def edit(number: int):
         system=system,
         form=form,
         record=record,
-        params=operations.rules_for(table).params,
+        params=tables.rules_for(table).params,
     ), status
 
 
@@ -504,9 +505,9 @@ def edit(number: int):
 def void(number: int):
     record = live_hand(number)
     if request.method == "POST":
-        operations.void_hand(g.table, number, whole_number(request.form.get("version")))
+        tables.void_hand(g.table, number, whole_number(request.form.get("version")))
         db.session.commit()
-        later = operations.live_hands_after(g.table, number)
+        later = tables.live_hands_after(g.table, number)
         if request.form.get("next") == "table":  # Undo: the hand goes back into the form
             flash(
                 ngettext(
@@ -548,16 +549,16 @@ def close():
     """End the evening, after a confirmation. A tournament table ends with its round: the
     page says so (409) and nothing changes."""
     try:
-        operations.require_closable(g.table)
-    except operations.Conflict as exc:
+        tables.require_closable(g.table)
+    except tables.Conflict as exc:
         flash(say_error(exc), "error")
         return render_table(table_hand_form(), status=409)
     if request.method == "POST":
-        operations.close_session(g.table)
+        tables.close_session(g.table)
         db.session.commit()
         return redirect(url_for("table.settle"))
     return render_template(
-        "confirm_close.html", table=g.table, settlement=operations.settlement(g.table)
+        "confirm_close.html", table=g.table, settlement=tables.settlement(g.table)
     )
 
 
@@ -566,7 +567,7 @@ def players():
     """Players who come and go: who sits at the table from the next hand on."""
     table = g.table
     game = GAMES[table.game]
-    ledger = operations.ledger_for(table)
+    ledger = tables.ledger_for(table)
     state = LedgerState.from_json(table.state)
     seated = ledger.seated(state)
     formdata = request.form if request.method == "POST" else None
@@ -577,7 +578,7 @@ def players():
         chosen = whole_number(form.next_dealer.data)
         dealer = slots[chosen] if isinstance(chosen, int) and 0 <= chosen < len(slots) else ""
         try:
-            operations.change_players(
+            tables.change_players(
                 table, names, dealer or None, expected_version=whole_number(form.version.data)
             )
         except RuleError as exc:
@@ -609,7 +610,7 @@ def players():
 def reopen():
     """A closed evening opened again, to correct a hand or play on; settled anew at the
     next close."""
-    operations.reopen_session(g.table)
+    tables.reopen_session(g.table)
     db.session.commit()
     flash(_("The evening is open again."), "info")
     return redirect(url_for("table.table"))
@@ -624,7 +625,7 @@ def settle():
             "settle.html",
             table=g.table,
             game=GAMES[g.table.game],
-            settlement=operations.settlement(g.table),
+            settlement=tables.settlement(g.table),
             etag=etag,
             news=latest_news(g.table),
         ),
@@ -640,8 +641,8 @@ def qr():
 def chart():
     """Each player's balance after every hand, drawn on the server (no JavaScript)."""
     table = g.table
-    start, after = operations.standings(table, operations.hands_of(table))
-    ledger = operations.ledger_for(table)
+    start, after = tables.standings(table, tables.hands_of(table))
+    ledger = tables.ledger_for(table)
     players, series = balance_series(
         ledger.everyone,
         [start[0], *(balances for balances, _ in after.values())],
@@ -670,12 +671,12 @@ def rules(game_id: str):
 def declarers(record) -> list:
     """Who could have declared hand `record`: who sat at the table then, but the dealer who
     sat out."""
-    seated = operations.ledger_for(g.table).seated_at(record.number)
+    seated = tables.ledger_for(g.table).seated_at(record.number)
     return options((p, p) for p in seated if p != record.sitting_out)
 
 
 def live_hand(number: int):
     try:
-        return operations.live_hand(g.table, number)
-    except operations.NotFound:
+        return tables.live_hand(g.table, number)
+    except tables.NotFound:
         abort(404, _("There is no hand %(number)s at this table (any more).", number=number))

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from flask_babel import gettext, ngettext
 from sqlalchemy import select
 
-from scorer import operations
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.ledger import Ledger, LedgerState
 from scorer.domain.message import Msg, msg
@@ -20,7 +19,8 @@ from scorer.domain.registry import Game, System
 from scorer.extensions import db
 from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import say
-from scorer.models import TableSession, TournamentTable
+from scorer.services import tables
+from scorer.store.models import TableSession, TournamentTable
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def seat_changes(session: TableSession, ledger: Ledger) -> dict[int, list[Msg]]:
     said: dict[int, list[Msg]] = {}
     for at, new, back, gone in ledger.seat_changes():
         lines = said.setdefault(at, [])
-        stake = ledger.newcomer_stake(operations.state_before(session, at)) if new else 0
+        stake = ledger.newcomer_stake(tables.state_before(session, at)) if new else 0
         for name in new:
             if stake:
                 line = msg(

@@ -17,8 +17,8 @@ from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorer.domain import GAMES
 from scorer.domain.registry import Game, System
+from scorer.services.tournaments import DEFAULT_DEALS, MAX_ROUNDS
 from scorer.table.forms import WholeNumberField, with_params
-from scorer.tournament_operations import DEFAULT_DEALS, MAX_ROUNDS
 
 TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]
 

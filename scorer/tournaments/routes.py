@@ -7,15 +7,16 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
 
-from scorer import archives, operations
-from scorer import tournament_operations as ops
 from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError
-from scorer.exports import tournament_pdf
+from scorer.domain.validation import site_referrer
 from scorer.extensions import PDFS, db
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.live import RecentPages, live_etag, recent_page
-from scorer.models import Tournament
+from scorer.reports import tournament_pdf
+from scorer.services import archives, tables
+from scorer.services import tournaments as ops
+from scorer.store.models import Tournament
 from scorer.table.forms import (
     ChooseGameForm,
     attach_errors,
@@ -31,7 +32,6 @@ from scorer.tournaments.forms import (
     SwapForm,
     tournament_form,
 )
-from scorer.validation import site_referrer
 
 
 def own(tournament_id: int):
@@ -39,14 +39,14 @@ def own(tournament_id: int):
         return ops.get_tournament(
             current_user, tournament_id, for_write=request.method not in ("GET", "HEAD")
         )
-    except operations.NotFound:
+    except tables.NotFound:
         abort(404, _("This tournament does not exist (or it belongs to someone else)."))
 
 
 def round_of(tournament, number: int):
     try:
         return ops.get_round(tournament, number)
-    except operations.NotFound:
+    except tables.NotFound:
         abort(404, _("Round %(number)s has not been drawn yet.", number=number))
 
 
@@ -230,9 +230,9 @@ def close_round(tournament_id: int, number: int):
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 
-@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische")
+@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische", endpoint="tables")
 @login_required
-def tables(tournament_id: int, number: int):
+def table_codes(tournament_id: int, number: int):
     """A page per round with each table's QR code, to print or show at the tables."""
     tournament = own(tournament_id)
     return render_template(
@@ -256,7 +256,7 @@ def standings(key: str):
         nonlocal tournament
         try:
             tournament = ops.get_public(key)
-        except operations.NotFound:
+        except tables.NotFound:
             abort(404, _("There are no such tournament standings."))
         return live_etag("standings", *ops.live_version(tournament))
 
@@ -286,7 +286,8 @@ def pdf_response(body: bytes, filename: str) -> Response:
 @bp.get("/turniere/<n:tournament_id>/archiv.json")
 @login_required
 def archive(tournament_id: int):
-    """The tournament's whole history as one file (`scorer.archives`), for another server."""
+    """The tournament's whole history as one file (`scorer.services.archives`), for another
+    server."""
     tournament = own(tournament_id)
     document = archives.tournament_archive(tournament)
     return archive_response(document, tournament.name, tournament.day.isoformat())

@@ -7,12 +7,12 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
-from scorer.busy import Busy, PrinterBusy
 from scorer.domain.scoring import BIDS
-from scorer.exports.printing import COME_BACK, StillPrinting
 from scorer.i18n.catalogue import euros, pot_short, say, say_line
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
+from scorer.reports.printing import COME_BACK, StillPrinting
+from scorer.store.busy import Busy, PrinterBusy
 from scorer.table.forms import SUIT_NAMES
 from scorer.table.view import table_name
 

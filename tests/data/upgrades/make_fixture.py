@@ -163,14 +163,18 @@ class Maker:
         assert response.status_code == 204, response.get_json()
 
     def comes_and_goes(self, key: str) -> None:
-        """Klara joins, Ida goes home (operations.change_players, where it exists)."""
-        from scorer import operations
+        """Klara joins, Ida goes home (`change_players` of the tables' service, where it
+        exists: `scorer.services.tables`, before that `scorer.operations`)."""
+        try:
+            from scorer.services import tables
+        except ImportError:  # a release before the layered packages
+            from scorer import operations as tables
 
-        if not hasattr(operations, "change_players"):
+        if not hasattr(tables, "change_players"):
             return
         with self.app.app_context():
-            session = operations.get_session(key)
-            operations.change_players(session, ["Hans", "Jakob", "Klara"])
+            session = tables.get_session(key)
+            tables.change_players(session, ["Hans", "Jakob", "Klara"])
             db.session.commit()
 
     def organiser(self) -> dict[str, str]:

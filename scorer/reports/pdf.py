@@ -49,19 +49,19 @@ from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 from sqlalchemy import Row as DbRow
 
-from scorer import operations
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
 from scorer.domain.params import fingerprint
 from scorer.domain.registry import Game, System
 from scorer.domain.tournament import UNIT_PARAMS
-from scorer.exports.chart import balance_chart_svg, balance_series
-from scorer.exports.printing import printed
-from scorer.exports.weasy import write_pdf
 from scorer.i18n import LOCALES, chosen_language
 from scorer.i18n.catalogue import euros, pot_short, say
-from scorer.models import TableSession
-from scorer.operations import Standing
+from scorer.reports.chart import balance_chart_svg, balance_series
+from scorer.reports.printing import printed
+from scorer.reports.weasy import write_pdf
+from scorer.services import tables
+from scorer.services.tables import Standing
+from scorer.store.models import TableSession
 
 RESULT_WORDS = {"won": _l("won"), "lost": _l("lost"), "draw": _l("draw")}
 SUIT_NAMES = {
@@ -148,7 +148,7 @@ def in_language(lang: str | None = None) -> Iterator[str]:
 
 def score_sheet(session: TableSession) -> bytes:
     """The score sheet of `session` in the reader's language, printed once per version of
-    the table and language (`scorer.exports.printing`: `<key>-<version>-<language>.pdf`)."""
+    the table and language (`scorer.reports.printing`: `<key>-<version>-<language>.pdf`)."""
     lang = file_language()
     return printed(
         session.key, str(session.version), lang, lambda: sheet_html(session, lang), "print.css"
@@ -169,7 +169,7 @@ def sheet_html(session: TableSession, lang: str | None = None) -> str:
 
 def html_to_pdf(html: str, stylesheet: str) -> bytes:
     """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process
-    (`scorer.exports.weasy`); files come from `static/` only."""
+    (`scorer.reports.weasy`); files come from `static/` only."""
     return write_pdf(html, Path(current_app.static_folder or "static"), stylesheet)
 
 
@@ -198,11 +198,11 @@ def rules_lines(
 
 def _sheet_context(session: TableSession) -> dict[str, Any]:
     game, system = GAMES[session.game], SYSTEMS[session.system]
-    ledger = operations.ledger_for(session)
+    ledger = tables.ledger_for(session)
     has_pot = ledger.has_pot
     points = session.points_only
     players = list(ledger.everyone)
-    records = operations.hand_rows(session, operations.SHEET_COLUMNS, include_voided=True)
+    records = tables.hand_rows(session, tables.SHEET_COLUMNS, include_voided=True)
     stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
 
     params = rules_lines(game, system, session.params, points=points, has_pot=has_pot)
@@ -224,7 +224,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         *([Column("pot", _("Haferl"), "money num pot")] if has_pot else []),
     ]
     amount = _points if points else _cents
-    start, standings = operations.standings(session, records)
+    start, standings = tables.standings(session, records)
     token = SHEET_LOCALE.set(str(get_locale()))
     try:
         rows, after = _rows(
@@ -238,7 +238,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
 
     balances = session.state["balances"]
     money = _points_text if points else euros
-    settled = operations.settlement(session)  # at a tournament table: points, no transfers
+    settled = tables.settlement(session)  # at a tournament table: points, no transfers
     final = [
         {
             "name": p,

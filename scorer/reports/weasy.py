@@ -43,7 +43,7 @@ class RendererStopped(RuntimeError):
 
 def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
     """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process."""
-    from scorer.busy import PrinterBusy  # not in the child: it imports no package of ours
+    from scorer.store.busy import PrinterBusy  # not in the child: it imports no package of ours
 
     if not _slots.acquire(timeout=WAIT):
         raise PrinterBusy("another score sheet is being printed")

@@ -34,8 +34,8 @@ from pathlib import Path
 
 from flask import current_app
 
-from scorer.busy import PrinterBusy
-from scorer.exports import weasy
+from scorer.reports import weasy
+from scorer.store.busy import PrinterBusy
 
 WAIT = 3.0
 """Seconds a request waits for its paper before it is told to come back."""

@@ -1,7 +1,7 @@
 """The season report of a Stammtisch group: the season table, each member's running
 balance as a chart, one line per evening, and the Haferl's history. As a PDF (printed
 like the tournament lists) and as CSV rows (one per evening and member), both in the
-reader's language (`scorer.exports.pdf.in_language`)."""
+reader's language (`scorer.reports.pdf.in_language`)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from flask import render_template
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from scorer import groups
 from scorer.domain import GAMES, SYSTEMS
-from scorer.exports.chart import balance_chart_svg
-from scorer.exports.data import euros as spreadsheet_euros
-from scorer.exports.data import safe_cell
-from scorer.exports.pdf import (
+from scorer.formats.evening import euros as spreadsheet_euros
+from scorer.formats.evening import safe_cell
+from scorer.i18n.catalogue import euros
+from scorer.reports.chart import balance_chart_svg
+from scorer.reports.pdf import (
     file_language,
     in_language,
     local_time,
@@ -26,10 +26,10 @@ from scorer.exports.pdf import (
     page_footer_css,
     printed_now,
 )
-from scorer.exports.printing import printed, version_of
-from scorer.groups import evening_nets
-from scorer.i18n.catalogue import euros
-from scorer.models import Group, TableSession
+from scorer.reports.printing import printed, version_of
+from scorer.services import groups
+from scorer.services.groups import evening_nets
+from scorer.store.models import Group, TableSession
 
 HAFERL_WORDS = {
     "pot_out": _l("an evening takes the Haferl along"),
@@ -68,7 +68,7 @@ def season_chart(players: Sequence[str], series: dict[str, list[int]]) -> str:
 
 def season_pdf(group: Group, season: int, lang: str | None = None) -> bytes:
     """The season report in `lang` (default: the reader's), printed once per version of the
-    group and its evenings (`scorer.exports.printing`)."""
+    group and its evenings (`scorer.reports.printing`)."""
     lang = lang or file_language()
 
     def html() -> str:

@@ -29,7 +29,7 @@ PostgreSQL has its own tools: both commands say to use `pg_dump` / `pg_restore` 
 with status 1.
 
 Nothing here imports Flask except `register`, which adds the two commands to the `scorer`
-command group; the keeper runs as `python -m scorer.backups keep …` and stays small.
+command group; the keeper runs as `python -m scorer.store.backups keep …` and stays small.
 """
 
 from __future__ import annotations
@@ -287,7 +287,7 @@ def set_aside(database: Path, label: str, now: datetime | None = None) -> Path |
 def keep_daily(
     database: Path, directory: Path, parent: int, check_every: float = CHECK_EVERY
 ) -> None:
-    """Runs beside the server (`python -m scorer.backups keep …`, started by scorer.serve):
+    """Runs beside the server (`python -m scorer.store.backups keep …`, started by scorer.serve):
     takes a backup whenever the newest one is a day old, and ends with the server (its
     parent process, gunicorn's arbiter after the exec) or with Ctrl+C."""
     while os.getppid() == parent:
@@ -303,7 +303,7 @@ def keep_daily(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scorer.backups")
+    parser = argparse.ArgumentParser(prog="python -m scorer.store.backups")
     commands = parser.add_subparsers(dest="command", required=True)
     keep = commands.add_parser("keep", help="a backup a day while the server runs")
     keep.add_argument("--database", required=True, type=Path)

@@ -2,7 +2,7 @@
 round, swap two players before it starts, close it; and the standings.
 
 Each tournament table is an ordinary table session scored in points (RULES §5): one unit
-(or cent) is one point, no pot, no cap, no stakes. Like `operations`, these functions
+(or cent) is one point, no pot, no cap, no stakes. Like the tables' service, these functions
 `flush` and the request commits once.
 """
 
@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from scorer import events, operations
 from scorer.domain import RuleError
 from scorer.domain.facts import MAX_NAME
 from scorer.domain.ledger import Ledger
@@ -36,8 +35,9 @@ from scorer.domain.tournament import (
     tournament_rules,
 )
 from scorer.extensions import db
-from scorer.locks import lock_more, lock_one
-from scorer.models import (
+from scorer.services import events, tables
+from scorer.store.locks import lock_more, lock_one
+from scorer.store.models import (
     HandRecord,
     Organiser,
     TableSession,
@@ -146,30 +146,30 @@ def get_tournament(
     organiser: Organiser, tournament_id: int, *, for_write: bool = False
 ) -> Tournament:
     """Only the organiser's own tournaments exist for them. `for_write` locks the
-    tournament until the request commits (see `scorer.locks`)."""
+    tournament until the request commits (see `scorer.store.locks`)."""
     organiser_id = organiser.id
     if for_write:
         tournament = lock_one(Tournament, Tournament.id == tournament_id)
     else:
         tournament = db.session.get(Tournament, tournament_id)
     if tournament is None or tournament.organiser_id != organiser_id:
-        raise operations.NotFound(msg("no such tournament"))
+        raise tables.NotFound(msg("no such tournament"))
     return tournament
 
 
 def get_public(key: str) -> Tournament:
     tournament = None
-    if operations.KEY_SHAPE.fullmatch(key):
+    if tables.KEY_SHAPE.fullmatch(key):
         tournament = db.session.scalar(select(Tournament).where(Tournament.key == key))
     if tournament is None:
-        raise operations.NotFound(msg("no such tournament"))
+        raise tables.NotFound(msg("no such tournament"))
     return tournament
 
 
 def get_round(tournament: Tournament, number: int) -> TournamentRound:
     round_ = next((r for r in tournament.round_list if r.number == number), None)
     if round_ is None:
-        raise operations.NotFound(msg("round %(number)s has not been drawn", number=number))
+        raise tables.NotFound(msg("round %(number)s has not been drawn", number=number))
     return round_
 
 
@@ -206,7 +206,7 @@ def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A withdrawal: plays no round after the current one."""
     player = next((p for p in tournament.players if p.name == name), None)
     if player is None:
-        raise operations.NotFound(msg("no player called %(name)s in this tournament", name=name))
+        raise tables.NotFound(msg("no player called %(name)s in this tournament", name=name))
     current = current_round(tournament)
     player.withdrawn_after = current.number if current else 0
     if player.joined_round > player.withdrawn_after:
@@ -237,13 +237,13 @@ def draw_round(tournament: Tournament) -> TournamentRound:
         ) from None
     previous = [[t.session.players for t in r.tables] for r in tournament.round_list]
     seed = (tournament.seed + 7919 * number) % 2**31
-    tables = draw(names, previous, seed)
+    seatings = draw(names, previous, seed)
     round_ = TournamentRound(
-        tournament_id=tournament.id, number=number, seed=seed, byes=sitting_out(names, tables)
+        tournament_id=tournament.id, number=number, seed=seed, byes=sitting_out(names, seatings)
     )
     tournament.round_list.append(round_)
-    for index, players in enumerate(tables, start=1):
-        session = operations.create_session(
+    for index, players in enumerate(seatings, start=1):
+        session = tables.create_session(
             # Names from before MAX_TOURNAMENT_NAME may be longer: cut to fit.
             f"{tournament.name[:MAX_TOURNAMENT_NAME]} · Runde {number} · Tisch {index}",
             tournament.game,
@@ -269,17 +269,15 @@ def swap_players(round_: TournamentRound, a: str, b: str) -> None:
     if round_.closed or started(round_):
         raise TournamentError(msg("the round has started: seats can no longer be swapped"))
     try:
-        tables = swap([t.session.players for t in round_.tables], a, b)
+        seatings = swap([t.session.players for t in round_.tables], a, b)
     except ValueError as exc:
         raise RuleError.one("players", exc.args[0]) from None
-    for table, players in zip(round_.tables, tables, strict=True):
+    for table, players in zip(round_.tables, seatings, strict=True):
         session = table.session
         if session.players != players:
             session.players = players
             session.first_dealer = players[0]
-            ledger = Ledger(
-                operations.rules_for(session), tuple(players), players[0], points_only=True
-            )
+            ledger = Ledger(tables.rules_for(session), tuple(players), players[0], points_only=True)
             session.state = ledger.start().to_json()
     db.session.flush()
 
@@ -309,7 +307,7 @@ def _close_locked(round_: TournamentRound) -> None:
     """Close the round and its open tables; the caller holds `lock_round`."""
     for table in round_.tables:
         if not table.session.closed:
-            operations.close_session(table.session, with_round=True)
+            tables.close_session(table.session, with_round=True)
     round_.closed_at = utcnow()
     db.session.flush()
 
@@ -375,13 +373,13 @@ def live_version(tournament: Tournament) -> tuple[int, ...]:
             TournamentRound.tournament_id == tournament.id
         )
     ).one()
-    tables = db.session.execute(
+    table_versions = db.session.execute(
         select(func.count(), func.coalesce(func.sum(TableSession.version), 0))
         .join(TournamentTable, TournamentTable.session_id == TableSession.id)
         .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
         .where(TournamentRound.tournament_id == tournament.id)
     ).one()
-    return (*players, *rounds, *tables)
+    return (*players, *rounds, *table_versions)
 
 
 def table_scores(tournament: Tournament) -> list[TableScore]:

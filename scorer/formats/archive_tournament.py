@@ -1,7 +1,7 @@
 """A tournament's archive (`format: haferl-tournament`, `exports.archive`): the tournament,
 its players (late entries, withdrawals) and every round drawn, with its tables as
 evenings' exports scored in points; checked with no database before an import
-(`scorer.archives`) replays it. The standings in the file are informative."""
+(`scorer.services.archives`) replays it. The standings in the file are informative."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ from typing import Any
 
 from scorer.domain.facts import MAX_NAME
 from scorer.domain.message import msg
-from scorer.exports.archive import (
+from scorer.formats.archive import (
     TOURNAMENT_FORMAT,
     Checks,
     check_head,
     hands_in,
     rules_fields,
 )
-from scorer.exports.data import ImportPlan, is_text
-from scorer.tournament_operations import MAX_PLAYERS, MAX_ROUNDS
+from scorer.formats.evening import ImportPlan, is_text
+from scorer.services.tournaments import MAX_PLAYERS, MAX_ROUNDS
 
 MAX_TABLES = MAX_PLAYERS // 3
 """Tables a round can have: its players at tables of three."""

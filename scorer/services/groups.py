@@ -1,13 +1,13 @@
 """Stammtisch groups: the same people every week, one set of rules, the Haferl carried from
 evening to evening, seasons, and one settle-up for many evenings.
 
-An evening of a group is an ordinary table (`operations`) that knows its group. The group
-listens to its tables (`events`): when an evening closes, what is left in its Haferl goes
+An evening of a group is an ordinary table (`scorer.services.tables`) that knows its group.
+The group listens to its tables (`events`): when an evening closes, what is left in its Haferl goes
 back to the group; the next evening starts with it and pays no stake until it runs empty.
 Money is conserved: the members' settle-ups, the shares of closed seasons and the group's
 Haferl add up to zero.
 
-Locks are taken group → table, as a tournament's round → table (see `scorer.locks`).
+Locks are taken group → table, as a tournament's round → table (see `scorer.store.locks`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from scorer import events, operations
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.message import msg
@@ -27,8 +26,9 @@ from scorer.domain.scoring import Rules
 from scorer.domain.season import PlayedHand, PlayerStats, player_stats, season_table, share_out
 from scorer.domain.settle import settle
 from scorer.extensions import db
-from scorer.locks import begin_write, lock_more
-from scorer.models import Group, GroupEvent, TableSession, utcnow
+from scorer.services import events, tables
+from scorer.store.locks import begin_write, lock_more
+from scorer.store.models import Group, GroupEvent, TableSession, utcnow
 
 SETTLE_MODES = ("each_evening", "collected")
 SHARE_MODES = ("equal", "evenings")
@@ -36,7 +36,7 @@ MAX_MEMBERS = 40
 MAX_GROUP_NAME = 80
 
 
-class NotFound(operations.NotFound):
+class NotFound(tables.NotFound):
     pass
 
 
@@ -45,7 +45,7 @@ class NotFound(operations.NotFound):
 
 def get_group(key: str) -> Group:
     group = None
-    if operations.KEY_SHAPE.fullmatch(key or ""):
+    if tables.KEY_SHAPE.fullmatch(key or ""):
         group = db.session.scalar(select(Group).where(Group.key == key))
     if group is None:
         raise NotFound(msg("no group with this key"))
@@ -54,7 +54,7 @@ def get_group(key: str) -> Group:
 
 def group_for_write(key: str) -> Group:
     """The group named by `key`, locked for this transaction."""
-    if not operations.KEY_SHAPE.fullmatch(key or ""):
+    if not tables.KEY_SHAPE.fullmatch(key or ""):
         raise NotFound(msg("no group with this key"))
     begin_write()
     group = lock_more(Group, Group.key == key)
@@ -112,7 +112,7 @@ def create_group(
         raise RuleError.one("name", msg("must be text"))
     name = clean_name(name, "name", MAX_GROUP_NAME) if name.strip() else "Stammtisch"
     group = Group(
-        key=operations.new_key(),
+        key=tables.new_key(),
         name=name,
         game=game,
         system=system,
@@ -227,7 +227,7 @@ def _rename_in_evening(session: TableSession, old: str, new: str) -> None:
     def swap(name: str) -> str:
         return new if name == old else name
 
-    if old not in operations.ledger_for(session).everyone:
+    if old not in tables.ledger_for(session).everyone:
         return
     session.players = [swap(p) for p in session.players]
     session.first_dealer = swap(session.first_dealer)
@@ -236,10 +236,10 @@ def _rename_in_evening(session: TableSession, old: str, new: str) -> None:
             {**lu, "players": [swap(p) for p in lu["players"]], "dealer": swap(lu["dealer"])}
             for lu in session.lineups
         ]
-    for record in operations.hands_of(session, include_voided=True):
+    for record in tables.hands_of(session, include_voided=True):
         record.facts = {**record.facts, "declarer": swap(record.facts["declarer"])}
         record.dealer = swap(record.dealer)
-    operations.refold(session, 1)
+    tables.refold(session, 1)
 
 
 # --- evenings -------------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def new_evening(
     if group.carry_pot:
         merged["pot_at_end"] = "keep"  # the remainder goes back to the group
     opening = group.pot_cents if group.carry_pot else 0
-    session = operations.create_session(
+    session = tables.create_session(
         name if isinstance(name, str) and name.strip() else group.name,
         group.game,
         group.system,
@@ -304,9 +304,9 @@ def evening_reopened(session: TableSession) -> None:
     if group is None:
         return
     if session.season != group.season:
-        raise operations.Conflict(msg("the evening's season is closed: it cannot be reopened"))
+        raise tables.Conflict(msg("the evening's season is closed: it cannot be reopened"))
     if session.paid_at is not None:
-        raise operations.Conflict(msg("the evening is paid in a collected settle-up"))
+        raise tables.Conflict(msg("the evening is paid in a collected settle-up"))
     if not group.carry_pot:
         return
     later = db.session.scalar(
@@ -315,7 +315,7 @@ def evening_reopened(session: TableSession) -> None:
         )
     )
     if later is not None:
-        raise operations.Conflict(
+        raise tables.Conflict(
             msg("a later evening carried this Haferl on: this evening cannot be reopened")
         )
     pot = session.state["pot"]
@@ -339,18 +339,18 @@ def planned_shares(group: Group) -> dict[str, int]:
     season = evenings(group, group.season)
     if not season:
         # Also what keeps a second tap (or a second device) from closing an empty season.
-        raise operations.Conflict(msg("this season has no evening yet: nothing to close"))
+        raise tables.Conflict(msg("this season has no evening yet: nothing to close"))
     if any(not s.closed for s in season):
-        raise operations.Conflict(msg("an evening of this season is still open: close it first"))
+        raise tables.Conflict(msg("an evening of this season is still open: close it first"))
     attended: dict[str, int] = {}
     for session in season:
-        for player in operations.ledger_for(session).everyone:
+        for player in tables.ledger_for(session).everyone:
             attended[player] = attended.get(player, 0) + 1
     order = [m for m in group.members if m in attended]
     weights = attended if group.share_by == "evenings" else None
     shares = share_out(group.pot_cents, order, weights) if order else {}
     if group.pot_cents and not shares:
-        raise operations.Conflict(msg("nobody played this season: the Haferl stays"))
+        raise tables.Conflict(msg("nobody played this season: the Haferl stays"))
     return shares
 
 
@@ -387,9 +387,9 @@ def season_shares(group: Group, season: int) -> dict[str, int]:
 
 
 def played_hands(session: TableSession) -> list[PlayedHand]:
-    ledger = operations.ledger_for(session)
+    ledger = tables.ledger_for(session)
     hands = []
-    for record in operations.hands_of(session):
+    for record in tables.hands_of(session):
         seated = ledger.seated_at(record.number)
         hand = Hand.from_json(record.facts)
         hands.append(
@@ -441,7 +441,7 @@ def running_balances(
 
 def evening_nets(session: TableSession) -> dict[str, int]:
     """Each player's settle-up of the evening, without the Haferl's part."""
-    return {p: c for p, c in operations.settlement(session).balances.items() if p != POT}
+    return {p: c for p, c in tables.settlement(session).balances.items() if p != POT}
 
 
 # --- one settle-up for many evenings -----------------------------------------------------------
@@ -457,7 +457,7 @@ def collected_settlement(group: Group) -> tuple[dict[str, int], list[Any], list[
     sessions = unpaid(group)
     balances: dict[str, int] = {}
     for session in sessions:
-        for account, cents in operations.settlement(session).balances.items():
+        for account, cents in tables.settlement(session).balances.items():
             balances[account] = balances.get(account, 0) + cents
     balances = {a: c for a, c in balances.items() if c}
     return balances, settle(balances), sessions

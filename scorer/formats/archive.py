@@ -10,7 +10,7 @@ renamed. A tournament's archive holds the tournament, its players, and every rou
 with its tables, each an evening's export scored in points.
 
 Every amount in an archive (balances, the Haferl, shares, settle-ups, standings) is
-informative. An import (`scorer.archives`) replays the hands through the rules and the
+informative. An import (`scorer.services.archives`) replays the hands through the rules and the
 history through the group's own operations, so every amount is worked out again: a file
 can say what happened, never what it came to. The parsers here refuse a broken, hostile
 or newer file with field messages before anything is written.
@@ -26,7 +26,7 @@ from typing import Any
 from scorer.domain import RuleError
 from scorer.domain.facts import MAX_ID, MAX_NAME
 from scorer.domain.message import Msg, msg
-from scorer.exports.data import (
+from scorer.formats.evening import (
     ImportPlan,
     is_int,
     is_scalar,
@@ -34,7 +34,7 @@ from scorer.exports.data import (
     parse_import,
     unknown_fields,
 )
-from scorer.operations import MAX_HANDS
+from scorer.services.tables import MAX_HANDS
 
 GROUP_FORMAT = "haferl-group"
 TOURNAMENT_FORMAT = "haferl-tournament"

@@ -2,14 +2,14 @@
 from the database and read back into a new group or tournament with new keys.
 
 An import is a replay, not a copy: every evening's hands are recorded through the rules
-(`operations.replay_hands`), and the group's history is acted out again through the
+(`tables.replay_hands`), and the group's history is acted out again through the
 group's own operations in the order the file gives: an evening starts (and takes the
 Haferl the group holds then), closes (and brings back what is left), is opened again, a
 season closes (its Haferl shared out), a settle-up is paid. So the Haferl, every opening
 pot, every share and every settle-up are worked out afresh, and a file that says more
 than its hands and its history add up to is not believed. A history the group's rules
 refuse (an evening of a closed season, a season closed over an open evening) refuses
-the whole file. Like `operations`, these functions flush; the caller commits once.
+the whole file. Like the tables' service, these functions flush; the caller commits once.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorer import groups, operations
-from scorer import tournament_operations as tournaments
 from scorer.domain import RuleError
 from scorer.domain.message import msg
-from scorer.exports.archive import (
+from scorer.extensions import db
+from scorer.formats.archive import (
     GROUP_FORMAT,
     NOTED,
     TOURNAMENT_FORMAT,
@@ -34,11 +33,11 @@ from scorer.exports.archive import (
     event_line,
     stamp,
 )
-from scorer.exports.archive_tournament import ArchivedRound, TournamentArchive
-from scorer.exports.data import session_to_export
-from scorer.extensions import db
-from scorer.locks import begin_write
-from scorer.models import (
+from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
+from scorer.formats.evening import session_to_export
+from scorer.services import groups, tables, tournaments
+from scorer.store.locks import begin_write
+from scorer.store.models import (
     Group,
     GroupEvent,
     Organiser,
@@ -55,8 +54,8 @@ from scorer.models import (
 def evening_export(session: TableSession) -> dict[str, Any]:
     return session_to_export(
         session,
-        operations.hands_of(session, include_voided=True),
-        operations.settlement(session),
+        tables.hands_of(session, include_voided=True),
+        tables.settlement(session),
     )
 
 
@@ -103,7 +102,7 @@ def group_archive(group: Group) -> dict[str, Any]:
 def closes(session: TableSession) -> list[int]:
     """How many hands the evening had each time it was closed (its history says)."""
     counts, hands = [], 0
-    for line in operations.history(session):
+    for line in tables.history(session):
         if line.action == "record" and line.hand_number is not None:
             hands = max(hands, line.hand_number)
         elif line.action == "close":
@@ -215,7 +214,7 @@ class _GroupReplay:
         if archived.created_at is not None:
             session.created_at = archived.created_at
         self._stamp(at or archived.created_at)  # the Haferl it took
-        operations.replay_hands(session, plan, archived.closes[0] if archived.closes else None)
+        tables.replay_hands(session, plan, archived.closes[0] if archived.closes else None)
         self.started.append(session)
         self.closed.append(0)
 
@@ -231,11 +230,11 @@ class _GroupReplay:
             )
         done = self.closed[index]
         # The hands it had when it was closed this time (all of them the last time).
-        operations.replay_hands(
+        tables.replay_hands(
             session, archived.plan, archived.closes[done] if done < len(archived.closes) else None
         )
         self.closed[index] += 1
-        operations.close_session(session)
+        tables.close_session(session)
         session.closed_at = archived.closed_at or at or session.closed_at
         self._stamp(at or session.closed_at)  # the Haferl it brought back
 
@@ -243,7 +242,7 @@ class _GroupReplay:
         if line.action == "pot_out" and line.reopened:
             session = self.evening(line.evenings[0])
             if session.closed:
-                operations.reopen_session(session)
+                tables.reopen_session(session)
         elif line.action == "pot_out":
             self.evening(line.evenings[0], line.at)  # it takes the Haferl as it starts
         elif line.action == "pot_back":
@@ -286,7 +285,7 @@ class _GroupReplay:
         for index, archived in enumerate(self.archive.evenings):
             session = self.evening(index)
             if not session.closed:
-                operations.replay_hands(session, archived.plan)
+                tables.replay_hands(session, archived.plan)
             if archived.plan.closed:
                 self.close(index, None)
             elif self.started[index].closed:
@@ -362,7 +361,7 @@ def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
                 msg("must be players of the round, each at one table"),
             )
         seated |= players
-        session = operations.create_session(
+        session = tables.create_session(
             table.plan.name,
             tournament.game,
             tournament.system,
@@ -379,7 +378,7 @@ def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
         )
     db.session.flush()
     for table, made in zip(archived.tables, round_.tables, strict=True):
-        operations.replay_hands(made.session, table.plan)
+        tables.replay_hands(made.session, table.plan)
     if archived.closed_at is not None and not round_.closed:
         tournaments.close_round(round_)
     if archived.closed_at is not None:

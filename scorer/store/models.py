@@ -2,7 +2,7 @@
 
 Balances are not stored as a truth of their own: `TableSession.state` and the result
 columns of `HandRecord` are a cache of the ledger fold, rebuilt from the hands by
-`operations.refold` and checked against a fresh fold in the tests.
+`scorer.services.tables.refold` and checked against a fresh fold in the tests.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Printed tournament papers: the table assignments of a round, blank score sheets for
 each table (for when a tablet dies) and the standings with a column per round, each in
-the reader's language (`scorer.exports.pdf.in_language`), each printed once per version of
-what it shows (`scorer.exports.printing`): the standings per version of the standings
-(`tournament_operations.live_version`), a round's papers per seating."""
+the reader's language (`scorer.reports.pdf.in_language`), each printed once per version of
+what it shows (`scorer.reports.printing`): the standings per version of the standings
+(`tournaments.live_version`), a round's papers per seating."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.params import fingerprint
-from scorer.exports.pdf import (
+from scorer.extensions import db
+from scorer.reports.pdf import (
     file_language,
     in_language,
     long_date,
@@ -23,10 +24,9 @@ from scorer.exports.pdf import (
     printed_now,
     rules_lines,
 )
-from scorer.exports.printing import printed, version_of
-from scorer.extensions import db
-from scorer.models import TableSession, Tournament, TournamentRound, TournamentTable
-from scorer.tournament_operations import live_version, tournament_standings
+from scorer.reports.printing import printed, version_of
+from scorer.services.tournaments import live_version, tournament_standings
+from scorer.store.models import TableSession, Tournament, TournamentRound, TournamentTable
 
 BLANK_LINES = 4
 """Spare lines on a blank sheet beyond the planned hands (for a replayed deal)."""

@@ -3,7 +3,7 @@
 When many tablets post to one table at once, each waits for the table's lock, and each
 holder spends most of its turn on taking the lock and committing rather than on its hand.
 So the writes a server process receives for one table queue here. The first takes the
-table's lock (`operations.session_for_write`); once it holds it, it does every write that
+table's lock (`tables.session_for_write`); once it holds it, it does every write that
 queued meanwhile too, in the order they came, and commits them together. Each request
 then answers with its own result. The next write to arrive after that leads the next turn.
 
@@ -24,11 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from scorer import operations
-from scorer.busy import Busy
 from scorer.extensions import db
-from scorer.locks import WRITER_WAIT
-from scorer.models import TableSession
+from scorer.services import tables
+from scorer.store.busy import Busy
+from scorer.store.locks import WRITER_WAIT
+from scorer.store.models import TableSession
 
 Result = TypeVar("Result")
 Write = Callable[[TableSession], Result]
@@ -94,11 +94,11 @@ def _lead(key: str, first: _Turn) -> None:
     and call the next waiting write (if any) to lead."""
     turns = [first]
     try:
-        table = operations.session_for_write(key)
+        table = tables.session_for_write(key)
         with _guard:
             # No more than can leave the table short of done (at a round's table this
             # lock does not hold the round's, which finishing the table needs).
-            room = max(operations.writes_before_done(table) - 1, 0)
+            room = max(tables.writes_before_done(table) - 1, 0)
             waiting = _queued[key]
             turns += waiting[:room]
             _queued[key] = waiting[room:]
@@ -138,7 +138,7 @@ def _write_all(key: str, table: TableSession, turns: list[_Turn]) -> None:
                 turn.committed = True
             return
         if todo:
-            table = operations.session_for_write(key, writes=len(todo))
+            table = tables.session_for_write(key, writes=len(todo))
 
 
 def _not_done(cause: BaseException) -> Busy:

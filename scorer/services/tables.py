@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Row, bindparam, case, func, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from scorer import events
 from scorer.domain import GAMES, Hand, RuleError
 from scorer.domain.facts import MAX_NAME, parse_players
 from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
@@ -30,9 +29,10 @@ from scorer.domain.message import Msg, msg
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.extensions import db
-from scorer.hand_writes import write_hand
-from scorer.locks import begin_write, lock_more, sqlite
-from scorer.models import (
+from scorer.services import events
+from scorer.store.hand_writes import write_hand
+from scorer.store.locks import begin_write, lock_more, sqlite
+from scorer.store.models import (
     Group,
     HandRecord,
     HistoryEvent,
@@ -43,7 +43,7 @@ from scorer.models import (
 )
 
 if TYPE_CHECKING:
-    from scorer.exports.data import ImportPlan
+    from scorer.formats.evening import ImportPlan
 
 
 def no_such_hand(number: int) -> Msg:
@@ -135,7 +135,7 @@ _LOCK_BY_KEY = (
 
 
 def session_for_write(key: str, writes: int = 1) -> TableSession:
-    """The session named by `key`, locked for this transaction (see `scorer.locks`), for
+    """The session named by `key`, locked for this transaction (see `scorer.store.locks`), for
     `writes` writes in this transaction.
 
     A tournament's round closes when its last table is done, and whoever may close it holds

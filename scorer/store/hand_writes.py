@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy import Connection, Table, bindparam, insert, update
 from sqlalchemy.sql.dml import UpdateBase
 
-from scorer.locks import sqlite
-from scorer.models import HandRecord, HistoryEvent, TableSession
+from scorer.store.locks import sqlite
+from scorer.store.models import HandRecord, HistoryEvent, TableSession
 
 TABLE_COLUMNS = ("state", "hand_count", "declarer_tally", "version", "updated_at")
 """What recording a hand changes in the table's row."""

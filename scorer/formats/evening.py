@@ -30,11 +30,11 @@ from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
-from scorer.operations import MAX_HANDS, MAX_TABLE_NAME, ledger_for
-from scorer.validation import contains_nul
+from scorer.domain.validation import contains_nul
+from scorer.services.tables import MAX_HANDS, MAX_TABLE_NAME, ledger_for
 
 if TYPE_CHECKING:
-    from scorer.models import HandRecord, TableSession
+    from scorer.store.models import HandRecord, TableSession
 
 FORMAT = "haferl-session"
 VERSION = 1
@@ -148,7 +148,7 @@ class ImportedHand:
 
 @dataclass(frozen=True)
 class ImportPlan:
-    """A checked export document: what `operations` needs to rebuild the evening."""
+    """A checked export document: what `scorer.services.tables` needs to rebuild the evening."""
 
     name: str
     game: str
