@@ -7,7 +7,7 @@ from flask_migrate import upgrade
 from sqlalchemy import inspect
 
 from scorer import create_app
-from scorer.extensions import db
+from scorer.store.database import db
 
 app = create_app()
 

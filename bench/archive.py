@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
-from scorer.extensions import db  # noqa: E402
+from scorer.store.database import db
 
 API = "/api/v1"
 PLAYERS = ["Anton", "Berta", "Charlotte"]

@@ -22,14 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
-from scorer.extensions import db  # noqa: E402
 from scorer.services import tables  # noqa: E402
+from scorer.store.database import db, held_open
 
 PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 
 
 def build(app, hands: int) -> str:
-    with app.app_context():
+    with app.app_context(), held_open():  # commits of its own, in batches
         session = tables.create_session(
             "Großer Abend", "tarok", "points-kasse", {}, PLAYERS, PLAYERS[0]
         )

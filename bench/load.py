@@ -281,7 +281,7 @@ def big_evening(url: str, hands: int) -> str:
     from big_evening import build  # bench/ is the script's own directory
 
     from scorer import create_app
-    from scorer.extensions import db
+    from scorer.store.database import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
     key = build(app, hands)
@@ -294,8 +294,9 @@ def check_integrity(
     leg: Leg, port: int, url: str, keys: list[str], acknowledged: list[list[int]]
 ) -> None:
     from scorer import create_app
-    from scorer.extensions import db
-    from scorer.services.tables import fold_session, get_session
+    from scorer.services.table_ledger import fold_session
+    from scorer.store.database import db
+    from scorer.store.table_rows import get_session
 
     problems: list[str] = []
     lost = 0

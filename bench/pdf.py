@@ -22,9 +22,9 @@ from pypdf import PdfReader  # noqa: E402
 from scorer import create_app  # noqa: E402
 from scorer.domain import Hand, RuleError  # noqa: E402
 from scorer.domain.scoring import BIDS, SUITS  # noqa: E402
-from scorer.extensions import db  # noqa: E402
 from scorer.reports.pdf import render_pdf  # noqa: E402
 from scorer.services import tables  # noqa: E402
+from scorer.store.database import db
 
 PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 TARGET_SECONDS = 2.0

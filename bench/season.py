@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
 from scorer.domain.money import format_euros  # noqa: E402
-from scorer.extensions import db  # noqa: E402
+from scorer.store.database import db
 
 API = "/api/v1"
 MEMBERS = ["Anton", "Berta", "Charlotte", "Dieter", "Emil", "Franzi"]

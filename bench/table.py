@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
-from scorer.extensions import db  # noqa: E402
 from scorer.services import tables  # noqa: E402
+from scorer.store.database import db, held_open
 
 PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 SIZES = (10, 100, 1000)
@@ -62,7 +62,7 @@ def hand_facts(i: int, dealer: str) -> dict:
 def build_session(app, hands: int) -> str:
     """A session with `hands` earlier hands, built through the tables' service in one
     transaction."""
-    with app.app_context():
+    with app.app_context(), held_open():  # one commit for all
         session = tables.create_session(
             f"Bench {hands}", "haferltarock", "parlett-units", {}, PLAYERS, PLAYERS[-1]
         )

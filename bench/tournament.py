@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorer import create_app
 from scorer.auth.routes import create_organiser  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
-from scorer.extensions import db  # noqa: E402
 from scorer.services import tables  # noqa: E402
 from scorer.services import tournaments as ops  # noqa: E402
+from scorer.store.database import db, held_open
 from scorer.store.models import Tournament  # noqa: E402
 
 PLAYERS = 200
@@ -49,7 +49,7 @@ def build(app) -> tuple[int, str, int, list[int]]:
     hands and the table sizes of round 1."""
     rng = random.Random(2026)
     hands = 0
-    with app.app_context():
+    with app.app_context(), held_open():  # commits of its own, a round at a time
         organiser = create_organiser("Bench", "bench@example.org", "bench-password")
         tournament = ops.create_tournament(
             organiser,

@@ -299,8 +299,8 @@ def open_tournament(port: int) -> tuple[str, list[dict[str, Any]]]:
 
 def make_organiser(url: str) -> None:
     from scorer import create_app
-    from scorer.auth.routes import create_organiser
-    from scorer.extensions import db
+    from scorer.services.accounts import create_organiser
+    from scorer.store.database import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
     with app.app_context():
@@ -619,8 +619,8 @@ def kept_against_fresh(url: str, key: str) -> list[str]:
     from sqlalchemy import select
 
     from scorer import create_app
-    from scorer.extensions import db
     from scorer.services import tournaments as ops
+    from scorer.store.database import db
     from scorer.store.models import Tournament as TournamentModel
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})

@@ -18,10 +18,11 @@ from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
 from scorer import i18n, security
-from scorer.extensions import compress, csrf, db, limiter, login_manager, migrate
-from scorer.formats.archive import MAX_ARCHIVE_BYTES
+from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
+from scorer.extensions import compress, csrf, limiter, login_manager, migrate
 from scorer.store import backups
 from scorer.store.connections import ping_after_idle
+from scorer.store.database import db
 from scorer.store.locks import release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'haferl.sqlite3'}",
         SQLALCHEMY_ENGINE_OPTIONS={},
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
         RATELIMIT_STORAGE_URI="memory://",
         # Every 429 of Flask-Limiter's says when to come back (Retry-After), and a limited

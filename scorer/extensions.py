@@ -1,24 +1,13 @@
 """The Flask extensions, unbound; `create_app` binds them."""
 
-from collections.abc import Callable
-from typing import TypeVar
-
 from flask import current_app
 from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
-from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy.orm import DeclarativeBase
 
-
-class Base(DeclarativeBase):
-    pass
-
-
-db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()
@@ -55,18 +44,3 @@ def rate_limits_off() -> bool:
     """Per app: `RATE_LIMITS = False` (tests) exempts its requests. Flask-Limiter's own
     switch lives on the shared Limiter object, so a second app would flip it for all."""
     return not current_app.config.get("RATE_LIMITS", True)
-
-
-Made = TypeVar("Made")
-
-
-def committed(make: Callable[[], Made]) -> Made:
-    """What `make` writes, in one transaction: committed, or on any error rolled back (the
-    error raised again). An import makes many rows; all of them or none."""
-    try:
-        made = make()
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    return made

@@ -103,10 +103,11 @@ def prepare() -> Prepared:
     from flask_migrate import upgrade
 
     from scorer import create_app
-    from scorer.auth.routes import anyone_signed_up, setup_code
-    from scorer.extensions import db
-    from scorer.restate import restate_old_explanations
+    from scorer.auth.routes import setup_code
+    from scorer.services.accounts import anyone_signed_up
+    from scorer.services.restate import restate_old_explanations
     from scorer.store import backups
+    from scorer.store.database import db
 
     app = create_app()
     with app.app_context():
@@ -149,7 +150,7 @@ def migrations_pending() -> bool:
     from flask import current_app
     from sqlalchemy import inspect
 
-    from scorer.extensions import db
+    from scorer.store.database import db
 
     config = current_app.extensions["migrate"].migrate.get_config()
     heads = set(ScriptDirectory.from_config(config).get_heads())

@@ -45,7 +45,7 @@ def migrate_fresh(url: str) -> None:
     from flask_migrate import upgrade
 
     from scorer import create_app
-    from scorer.extensions import db
+    from scorer.store.database import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test"})
     with app.app_context():
@@ -58,7 +58,7 @@ def migrate_fresh(url: str) -> None:
 
 def empty(url: str) -> None:
     engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    from scorer.extensions import db
+    from scorer.store.database import db
 
     db.metadata.drop_all(engine)
     with engine.begin() as connection:

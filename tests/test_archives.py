@@ -12,7 +12,8 @@ import random
 import pytest
 from sqlalchemy import func, select
 
-from scorer.extensions import db
+from scorer.domain.limits import MAX_ARCHIVE_BYTES
+from scorer.store.database import db
 from scorer.store.models import Group, TableSession, Tournament
 from tests.conftest import dispose, make_app
 from tests.test_concurrency_more import lineup, table_version
@@ -290,7 +291,6 @@ def test_a_broken_archive_is_refused_with_a_field_message(app, client, elsewhere
 
 
 def test_an_archive_that_is_not_json_or_too_large_is_refused(app, client, elsewhere):
-    from scorer.formats.archive import MAX_ARCHIVE_BYTES
 
     _, other, _ = elsewhere
     # Larger than any other body may be (MAX_CONTENT_LENGTH), within an archive's limit.

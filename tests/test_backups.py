@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from scorer import create_app
-from scorer.extensions import db
 from scorer.store import backups
+from scorer.store.database import db
 from tests.servers import call, migrate_fresh, start_server
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]

@@ -23,8 +23,8 @@ import pytest
 from sqlalchemy import delete, func, select
 
 from scorer import create_app
-from scorer.extensions import db
-from scorer.services.tables import fold_session, get_session, ledger_for
+from scorer.services.table_ledger import fold_session, ledger_for
+from scorer.store.database import db
 from scorer.store.models import (
     HandRecord,
     HistoryEvent,
@@ -34,6 +34,7 @@ from scorer.store.models import (
     TournamentRound,
     TournamentTable,
 )
+from scorer.store.table_rows import get_session
 from tests.servers import call, empty, migrate_fresh, start_server
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]

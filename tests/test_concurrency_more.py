@@ -13,9 +13,9 @@ from urllib.parse import urlencode
 
 from sqlalchemy import func, select
 
-from scorer.extensions import db
-from scorer.services.tables import get_session
+from scorer.store.database import db
 from scorer.store.models import GroupEvent, HistoryEvent, TournamentPlayer, TournamentRound
+from scorer.store.table_rows import get_session
 from tests.servers import LOOPBACK, call
 from tests.test_concurrency import (  # noqa: F401  (checker, database and servers are fixtures)
     PLAYERS,

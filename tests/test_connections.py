@@ -7,8 +7,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from scorer.extensions import db
 from scorer.store import connections
+from scorer.store.database import db
 
 from .conftest import dispose, make_app
 

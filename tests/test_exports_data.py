@@ -16,17 +16,12 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorer.domain import Hand, RuleError
-from scorer.extensions import db
-from scorer.formats.evening import (
-    CSV_HEADER,
-    ImportPlan,
-    MalformedDocument,
-    euros,
-    load_document,
-    parse_import,
-    safe_cell,
-)
-from scorer.services import tables
+from scorer.formats.evening import ImportPlan, MalformedDocument, load_document, parse_import
+from scorer.reports.spreadsheet import CSV_HEADER, safe_cell, spreadsheet_number
+from scorer.services import table_ledger, tables
+from scorer.store import table_rows
+from scorer.store.database import db
+from scorer.store.errors import Conflict
 from scorer.store.models import HandRecord, HistoryEvent, TableSession
 from tests.conftest import dispose, make_app
 
@@ -273,10 +268,10 @@ def assert_same_evening(client, app, old_key: str, new_key: str) -> None:
 
     assert history(new_key) == history(old_key)
     with app.app_context():  # the copy's cache is the fold of its hands
-        session = tables.get_session(new_key)
-        entries, state = tables.fold_session(session)
+        session = table_rows.get_session(new_key)
+        entries, state = table_ledger.fold_session(session)
         assert state.to_json() == session.state
-        live = tables.hands_of(session)
+        live = table_ledger.hands_of(session)
         assert [(r.number, r.net, r.pot_after) for r in live] == [
             (e.number, e.net, e.pot_after) for e in entries
         ]
@@ -309,7 +304,7 @@ def test_csv_has_bom_header_and_one_row_per_live_hand_and_player(client, evening
             assert row[column["dealer"]] == hand["dealer"]
             assert row[column["declarer"]] == hand["hand"]["declarer"]
             assert int(row[column["cents"]]) == hand["net"][player]
-            assert row[column["euros"]] == euros(hand["net"][player])
+            assert row[column["euros"]] == spreadsheet_number(hand["net"][player])
             assert int(row[column["pot_after_cents"]]) == hand["pot_after"]
     amounts = [row[column["euros"]] for row in body]
     assert any(a.startswith("-") for a in amounts) and any(a != "0,00" for a in amounts)
@@ -346,7 +341,7 @@ def test_the_spreadsheet_in_english_has_commas_and_decimal_points(client, evenin
     ],
 )
 def test_euros_in_german_spreadsheet_format(cents, text):
-    assert euros(cents) == text
+    assert spreadsheet_number(cents) == text
 
 
 def test_player_name_is_literal_in_csv_and_escaped_in_html(client, evening):
@@ -495,7 +490,7 @@ def test_round_trip_of_a_tournament_table(app, client):
     assert response.status_code == 201, response.get_json()
     assert_same_evening(client, app, key, response.get_json()["key"])
     with app.app_context():
-        assert tables.get_session(response.get_json()["key"]).done
+        assert table_rows.get_session(response.get_json()["key"]).done
     # A third live hand would not have fitted on that table.
     doc["hands"][1]["voided"] = False
     response = import_doc(client, doc)
@@ -660,7 +655,7 @@ def test_duplicate_numbers_are_named_as_such():
     }
 
 
-@pytest.mark.parametrize("failure", [RuleError.one("hand", "boom"), tables.Conflict("boom")])
+@pytest.mark.parametrize("failure", [RuleError.one("hand", "boom"), Conflict("boom")])
 def test_a_failure_while_replaying_rolls_everything_back(app, client, monkeypatch, failure):
     before = counts(app)
     calls = []

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from scorer.api.openapi import DOCUMENT
 from scorer.domain.facts import BONUS_FIELDS, REQUEST_FIELDS
-from scorer.extensions import db
+from scorer.store.database import db
 from scorer.store.models import (
     HandRecord,
     HistoryEvent,

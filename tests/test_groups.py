@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from scorer.domain.season import share_out
 from scorer.domain.settle import settle
-from scorer.extensions import db
+from scorer.store.database import db
 from scorer.store.models import Group, GroupEvent
 
 API = "/api/v1"

@@ -24,8 +24,8 @@ from werkzeug.datastructures import MultiDict
 from scorer.domain import GAMES, Bonus, Hand, RuleError
 from scorer.domain.ledger import Ledger
 from scorer.domain.scoring import BIDS, SUITS, Rules
-from scorer.extensions import db
 from scorer.services import tables
+from scorer.store.database import db
 from tests.conftest import PostedFields
 from tests.test_properties import HANDS, PAIR_IDS, PAIRS, PLAYERS, bavarian_hands
 from tests.test_properties import tables as rules_tables

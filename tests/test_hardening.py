@@ -10,7 +10,8 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from scorer.extensions import db, limiter
+from scorer.extensions import limiter
+from scorer.store.database import db
 from scorer.store.models import Organiser, TableSession, Tournament
 from tests.conftest import dispose, make_app
 from tests.test_tournaments import API, PASSWORD, basic, create, log_in, organiser
@@ -158,7 +159,7 @@ def test_guessing_from_many_addresses_brakes_the_account_but_never_locks_out_its
     assert attempt(999, PASSWORD).status_code == 302
     # Another account is not braked by this.
     with limited_app.app_context():
-        from scorer.auth.routes import create_organiser
+        from scorer.services.accounts import create_organiser
 
         create_organiser("B", "b@example.org", PASSWORD)
         db.session.commit()

@@ -14,7 +14,9 @@ from flask_babel import force_locale
 
 from scorer.domain import GAMES, Bonus, Hand, RuleError
 from scorer.domain.scoring import Rules, score_hand
-from scorer.i18n.catalogue import euros, say, say_all, say_line
+from scorer.i18n.catalogue import say, say_all, say_line
+from scorer.i18n.formats import euros
+from scorer.store.database import db
 from tests.conftest import load_vectors
 from tests.test_vectors import hand_from_json, score_vector
 
@@ -278,8 +280,8 @@ def test_the_api_speaks_english_unless_asked_for_german(client):
 
 
 def test_lines_stored_as_english_text_are_restated_once(app, client):
-    from scorer.extensions import db
-    from scorer.restate import restate_old_explanations
+
+    from scorer.services.restate import restate_old_explanations
     from scorer.store.models import HandRecord
 
     body = {"game": "haferltarock", "system": "parlett-units", "players": PLAYERS}
@@ -304,7 +306,7 @@ def test_lines_stored_as_english_text_are_restated_once(app, client):
 def test_dates_follow_the_locale(app):
     from datetime import date
 
-    from scorer.reports.pdf import long_date
+    from scorer.reports.paper import long_date
 
     with app.test_request_context("/?lang=en"):
         assert long_date(date(2026, 12, 2)) == "2 December 2026"

@@ -15,8 +15,9 @@ from scorer.domain import Hand, RuleError
 from scorer.domain.ledger import Ledger, LedgerState, Lineup
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
-from scorer.extensions import db
-from scorer.services import tables
+from scorer.services import table_ledger, tables
+from scorer.store import table_rows
+from scorer.store.database import db
 from scorer.store.models import TableSession
 
 THREE = ("A", "B", "C")
@@ -113,8 +114,8 @@ def test_a_lineup_that_cannot_be_is_refused(lineup, field):
 
 
 def fresh(session: TableSession) -> LedgerState:
-    _, state = tables.fold_session(session)
-    return tables.ledger_for(session).ready(state, session.hand_count + 1)
+    _, state = table_ledger.fold_session(session)
+    return table_ledger.ledger_for(session).ready(state, session.hand_count + 1)
 
 
 def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
@@ -130,18 +131,18 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
             for _ in range(30):
                 move = rng.random()
                 state = LedgerState.from_json(session.state)
-                ledger = tables.ledger_for(session)
+                ledger = table_ledger.ledger_for(session)
                 if move < 0.15:
                     count = rng.choice([3, 4])
                     players = rng.sample(names, count)
                     tables.change_players(session, players)
                 elif move < 0.25 and session.hand_count:
-                    live = tables.hands_of(session)
+                    live = table_ledger.hands_of(session)
                     if live:
                         record = rng.choice(live)
                         tables.void_hand(session, record.number, record.version)
                 elif move < 0.35 and session.hand_count:
-                    live = tables.hands_of(session)
+                    live = table_ledger.hands_of(session)
                     if live:
                         record = rng.choice(live)
                         facts = {**record.facts, "points": rng.randint(0, 120)}
@@ -156,7 +157,7 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
                 state = LedgerState.from_json(session.state)
                 assert state.to_json() == fresh(session).to_json(), seed
                 assert total(state) == 0
-                settled = tables.settlement(session)
+                settled = table_ledger.settlement(session)
                 assert sum(settled.balances.values()) == 0
             db.session.rollback()
 
@@ -229,9 +230,9 @@ def test_the_hand_list_and_the_chart_show_who_came_and_went(app, client):
     assert "Runde 1 beginnt: alle zahlen 1,00 € ins Haferl." in page
 
     with app.app_context():
-        session = tables.get_session(key)
-        book = tables.ledger_for(session)
-        start, after = tables.standings(session, tables.hands_of(session))
+        session = table_rows.get_session(key)
+        book = table_ledger.ledger_for(session)
+        start, after = table_ledger.standings(session, table_ledger.hands_of(session))
         names, series = balance_series(
             book.everyone,
             [start[0], *(b for b, _ in after.values())],

@@ -10,6 +10,7 @@ import re
 import time
 
 from scorer.live import RecentPages
+from scorer.store.database import db
 from tests.test_table_page import FRAGE, form_fields, session_json
 from tests.test_web import new_table, table_url
 
@@ -244,7 +245,6 @@ def test_spectators_polling_the_standings_cost_no_database_read(app, client):
     answered from it: no read of the database, the bytes gzipped once for everyone."""
     from sqlalchemy import event
 
-    from scorer.extensions import db
     from tests.test_tournaments import created, organiser
 
     tournament = created(client, organiser(app), [f"Spieler {i}" for i in range(1, 7)])

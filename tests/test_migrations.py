@@ -18,8 +18,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import JSON, inspect
 
 from scorer import create_app
-from scorer.extensions import db
 from scorer.services import tournaments as ops
+from scorer.store.database import db
 from scorer.store.models import TableSession, Tournament
 from tests.test_tournaments import created, draw, organiser, play_round
 

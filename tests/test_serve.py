@@ -11,7 +11,7 @@ import pytest
 
 from scorer import create_app, serve, worker
 from scorer.auth import routes as auth_routes
-from scorer.extensions import db
+from scorer.store.database import db
 from tests.conftest import dispose, make_app
 from tests.servers import LOOPBACK, call, migrate_fresh, start_server
 

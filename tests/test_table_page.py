@@ -8,6 +8,7 @@ import re
 from html import unescape as html_unescape
 
 from scorer.domain.money import format_euros
+from scorer.store.database import db
 from tests.conftest import PostedFields
 from tests.test_web import PLAYERS, new_table, table_url
 
@@ -301,14 +302,12 @@ def test_a_tournament_table_keeps_its_drawn_players(app, client):
     response = client.post(f"/t/{key}/spieler", data={"player_0": "X"})
     assert response.status_code in (302, 422)
     with app.app_context():
-        from scorer.extensions import db
-
         stored = db.session.scalar(db.select(TableSession).where(TableSession.key == key))
         assert stored.players == ["Anna", "Bert", "Cora"]
 
 
 def operations_create_points_table() -> str:
-    from scorer.extensions import db
+
     from scorer.services import tables
 
     session = tables.create_session(

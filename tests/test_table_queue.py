@@ -20,10 +20,12 @@ from sqlalchemy.orm import Session
 from scorer.domain import GAMES, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.message import msg
-from scorer.extensions import db
-from scorer.services.tables import Conflict, NotFound, create_session, fold_session, record_hand
+from scorer.services.table_ledger import fold_session
+from scorer.services.tables import create_session, record_hand
 from scorer.store import table_queue
 from scorer.store.busy import Busy
+from scorer.store.database import db
+from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import HandRecord, HistoryEvent, TableSession
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]
@@ -142,7 +144,7 @@ def test_queued_writes_are_done_in_one_transaction_and_refusals_change_nothing(a
 
 def test_a_batch_never_finishes_a_table_with_planned_hands(app):
     """A tournament table's writes lock its round only when they may finish the table
-    (`tables.session_for_write`), so a batch holds no more writes than leave it short
+    (`table_rows.session_for_write`), so a batch holds no more writes than leave it short
     of done: of six hands queued at a table of five, four go together, the fifth alone
     (under the round's lock, where there is one), the sixth is refused."""
     with app.app_context():

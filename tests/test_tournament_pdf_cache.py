@@ -16,8 +16,8 @@ from pathlib import Path
 
 from sqlalchemy import event
 
-from scorer.extensions import db
 from scorer.reports import printing, weasy
+from scorer.store.database import db
 from tests.test_tournaments import (
     active_players,
     created,

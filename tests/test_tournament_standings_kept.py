@@ -15,8 +15,8 @@ from collections import Counter
 import pytest
 
 from scorer.api import tournaments as tournament_api
-from scorer.extensions import db
 from scorer.services import tournaments as ops
+from scorer.store.database import db
 from scorer.store.models import HandRecord, TableSession, Tournament
 from tests.test_tournaments import (
     API,

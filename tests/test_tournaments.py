@@ -19,10 +19,11 @@ from itertools import combinations
 import pytest
 import sqlalchemy as sa
 
-from scorer.auth.routes import create_organiser
 from scorer.domain import Hand
 from scorer.domain.tournament import UNIT_PARAMS, tournament_rules
-from scorer.extensions import db, limiter
+from scorer.extensions import limiter
+from scorer.services.accounts import create_organiser
+from scorer.store.database import db
 from scorer.store.models import Tournament
 from tests.conftest import SETUP_CODE, DefaultFields, dispose, make_app
 
@@ -425,7 +426,22 @@ def test_create_messages_name_the_problem(app, client):
     assert any("two-player" in m for m in two.get_json()["error"]["fields"]["game"])
     assert create(client, auth, ["A", "B", "C"], rounds=0).get_json()["error"]["fields"][
         "rounds"
-    ] == ["must be 1..20"]
+    ] == ["must be a whole number 1..20"]
+    german_rounds = client.post(
+        f"{API}/tournaments",
+        json={
+            "name": "T",
+            "date": "2026-03-14",
+            "game": GAME,
+            "system": SYSTEM,
+            "players": ["A", "B", "C"],
+            "rounds": 21,
+            "deals_per_player": 0,
+        },
+        headers={**auth, "Accept-Language": "de"},
+    ).get_json()["error"]["fields"]
+    assert german_rounds["rounds"] == ["muss eine ganze Zahl von 1 bis 20 sein"]
+    assert german_rounds["deals_per_player"] == ["muss eine ganze Zahl von 1 bis 20 sein"]
 
 
 def test_malformed_json_is_400_not_500(app, client):

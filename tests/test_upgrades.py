@@ -33,10 +33,10 @@ from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect, select, text
 
 from scorer import serve
-from scorer.extensions import db
 from scorer.services import tables as table_ops
 from scorer.services import tournaments as ops
 from scorer.store import backups
+from scorer.store.database import db
 from scorer.store.models import TableSession, Tournament
 from tests.conftest import DATA
 from tests.test_migrations import empty, fresh_app, same_json_default

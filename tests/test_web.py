@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 import pytest
 
 from scorer import create_app
-from scorer.extensions import db
+from scorer.store.database import db
 from tests.conftest import DefaultFields
 
 PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]

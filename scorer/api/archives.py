@@ -13,12 +13,12 @@ from typing import Any
 from flask import Response, g, jsonify
 from werkzeug.utils import secure_filename
 
-from scorer.api import bp
+from scorer.api.blueprint import bp
 from scorer.api.errors import ApiError
 from scorer.api.groups import group_to_json
 from scorer.api.schema import body_bytes
 from scorer.api.tournaments import organiser, own, tournament_to_json
-from scorer.extensions import IMPORTS, committed
+from scorer.extensions import IMPORTS
 from scorer.formats.archive import (
     parse_group_archive,
 )
@@ -61,7 +61,7 @@ def group_archive():
 @IMPORTS
 def group_import():
     archive = parse_group_archive(uploaded_archive())
-    group = committed(lambda: archives.import_group(archive))
+    group = archives.import_group(archive)
     return jsonify(group_to_json(group)), 201
 
 
@@ -78,5 +78,5 @@ def tournament_archive(tournament_id: int):
 def tournament_import():
     who = organiser()
     archive = parse_tournament_archive(uploaded_archive())
-    tournament = committed(lambda: archives.import_tournament(who, archive))
+    tournament = archives.import_tournament(who, archive)
     return jsonify(tournament_to_json(tournament)), 201

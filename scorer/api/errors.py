@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorer.api import bp
+from scorer.api.blueprint import bp
 from scorer.domain import RuleError
 from scorer.domain.message import Msg, msg
 from scorer.i18n.catalogue import say, say_fields

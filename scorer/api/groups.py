@@ -7,15 +7,15 @@ from typing import Any
 
 from flask import g, jsonify, request
 
-from scorer.api import bp
+from scorer.api.blueprint import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import json_body
 from scorer.api.sessions import session_to_json
 from scorer.domain import RuleError
 from scorer.domain.message import msg
 from scorer.domain.validation import whole_number
-from scorer.extensions import NEW_TABLES, db
-from scorer.services import groups, tables
+from scorer.extensions import NEW_TABLES
+from scorer.services import groups, seasons, table_ledger
 from scorer.store.models import Group
 
 
@@ -33,14 +33,14 @@ def group_to_json(group: Group) -> dict[str, Any]:
         "share_by": group.share_by,
         "pot_cents": group.pot_cents,
         "season": group.season,
-        "closed_seasons": groups.closed_seasons(group),
+        "closed_seasons": seasons.closed_seasons(group),
         "evenings": [
             {
                 "key": s.key,
                 "name": s.name,
                 "date": s.created_at.date().isoformat(),
                 "season": s.season,
-                "players": tables.ledger_for(s).everyone,
+                "players": table_ledger.ledger_for(s).everyone,
                 "closed": s.closed,
                 "paid": s.paid_at is not None,
             }
@@ -71,7 +71,6 @@ def group_create():
         data.get("settle", "each_evening"),
         data.get("share_by", "equal"),
     )
-    db.session.commit()
     return jsonify(group_to_json(group)), 201
 
 
@@ -84,7 +83,6 @@ def group_read():
 def group_add_members():
     data = json_body()
     groups.add_members(g.group, groups.member_names(data.get("members"), "members"))
-    db.session.commit()
     return jsonify(group_to_json(g.group))
 
 
@@ -94,11 +92,7 @@ def group_rename_member(name: str):
     data = json_body()
     if "coming" in data and not isinstance(data["coming"], bool):
         raise RuleError.one("coming", msg("must be true or false"))
-    if "name" in data:
-        name = groups.rename_member(g.group, name, data.get("name"))
-    if "coming" in data:
-        groups.set_coming(g.group, name, data["coming"])
-    db.session.commit()
+    groups.change_member(g.group, name, data)
     return jsonify(group_to_json(g.group))
 
 
@@ -107,7 +101,6 @@ def group_rules():
     """The rules and amounts of the group's next evenings (`system`, `params`)."""
     data = json_body()
     first = groups.change_rules(g.group, data.get("system", g.group.system), data.get("params"))
-    db.session.commit()
     return jsonify({**group_to_json(g.group), "from_evening": first})
 
 
@@ -122,14 +115,12 @@ def group_new_evening():
         data.get("name"),
         data.get("params"),
     )
-    db.session.commit()
     return jsonify(session_to_json(session)), 201
 
 
 @bp.post("/groups/<group_key>/season/close")
 def group_close_season():
     shares = groups.close_season(g.group)
-    db.session.commit()
     return jsonify({"shares": shares, "group": group_to_json(g.group)})
 
 
@@ -141,12 +132,12 @@ def group_standings():
         return error_response(
             400, "bad_request", msg("season must be 1..%(last)s", last=g.group.season)
         )
-    return jsonify(groups.standings(g.group, number))
+    return jsonify(seasons.standings(g.group, number))
 
 
 @bp.get("/groups/<group_key>/players/<name>")
 def group_player(name: str):
-    stats, running = groups.stats(g.group, name, g.group.season)
+    stats, running = seasons.stats(g.group, name, g.group.season)
     return jsonify({**stats.to_json(), "season": g.group.season, "balance_after_evening": running})
 
 
@@ -165,5 +156,4 @@ def group_settlement():
 @bp.post("/groups/<group_key>/settlement/close")
 def group_close_settlement():
     sessions = groups.close_settlement(g.group)
-    db.session.commit()
     return jsonify({"paid": [s.key for s in sessions]})

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from flask import jsonify
 
-from scorer.api import bp
+from scorer.api.blueprint import bp
 from scorer.api.schema import json_body, score_to_json
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.facts import parse_hand, parse_players

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, g, jsonify, request
 
-from scorer.api import bp
+from scorer.api.blueprint import bp
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes, json_body, said_line
 from scorer.domain import GAMES, RuleError
@@ -15,13 +15,14 @@ from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.validation import idempotency_key, whole_number
-from scorer.extensions import NEW_TABLES, db
+from scorer.extensions import NEW_TABLES
 from scorer.i18n import language
 from scorer.i18n.catalogue import Speaker, say_error
 from scorer.live import conditional
-from scorer.services import groups, tables
-from scorer.services.tables import HAND_COLUMNS
-from scorer.store import table_queue
+from scorer.services import groups, table_ledger, tables
+from scorer.services.table_ledger import HAND_COLUMNS
+from scorer.store import table_queue, table_rows
+from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import HandRecord, TableSession
 
 
@@ -30,8 +31,8 @@ def serve_sessions_by_key(blueprint: Blueprint) -> None:
     `g.session` (locked for the request when it writes), and answer a missing session
     (404) or a conflict (409) in JSON."""
     blueprint.url_value_preprocessor(_load_session)
-    blueprint.register_error_handler(tables.NotFound, _not_found)
-    blueprint.register_error_handler(tables.Conflict, _conflict)
+    blueprint.register_error_handler(NotFound, _not_found)
+    blueprint.register_error_handler(Conflict, _conflict)
 
 
 WRITES_IN_TURN = {"api.record_hand"}
@@ -43,25 +44,25 @@ def _load_session(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values and "key" in values:
         key = values.pop("key")
         if request.method in ("GET", "HEAD"):
-            g.session = tables.get_session(key)
+            g.session = table_rows.get_session(key)
         elif endpoint in WRITES_IN_TURN:
             g.key = key
         else:
             body_bytes()  # read from the network before the lock, not while holding it
-            g.session = tables.session_for_write(key)
+            g.session = table_rows.session_for_write(key)
 
 
-def _not_found(exc: tables.NotFound):
+def _not_found(exc: NotFound):
     return error_response(404, "not_found", say_error(exc))
 
 
-def _conflict(exc: tables.Conflict):
-    if isinstance(exc, tables.HandExists):
+def _conflict(exc: Conflict):
+    if isinstance(exc, HandExists):
         return hand_exists_response(exc)
     return error_response(409, "conflict", say_error(exc))
 
 
-def hand_exists_response(exc: tables.HandExists):
+def hand_exists_response(exc: HandExists):
     """409 `hand_exists` (API.md, "A hand is entered once"): the stored hand with the
     error, so the device can show the players what was entered."""
     body, status = error_response(409, "hand_exists", say_error(exc))
@@ -101,14 +102,14 @@ def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str,
         data["group"] = group.key
     if with_hands:
         speaker = Speaker()
-        data["hands"] = [hand_to_json(row, speaker) for row in tables.live_hand_rows(session)]
+        data["hands"] = [hand_to_json(row, speaker) for row in table_ledger.live_hand_rows(session)]
     return data
 
 
 def hand_to_json(
     hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
 ) -> dict[str, Any]:
-    """A hand as API.md shows it, from a record or a row of `tables.live_hand_rows`."""
+    """A hand as API.md shows it, from a record or a row of `table_ledger.live_hand_rows`."""
     row = hand if isinstance(hand, Mapping) else hand_row(hand)
     if speaker is None:
         speaker = Speaker()  # once for the hand's lines, not once a line
@@ -136,7 +137,7 @@ def hand_row(record: HandRecord) -> dict[str, Any]:
 def _hand_from_request(session: TableSession, data: dict[str, Any]):
     hand = parse_hand(data, GAMES[session.game])
     dealer = data.get("dealer")
-    if dealer is not None and dealer not in tables.ledger_for(session).everyone:
+    if dealer is not None and dealer not in table_ledger.ledger_for(session).everyone:
         raise RuleError.one("dealer", msg("must be one of the players"))
     return hand, dealer
 
@@ -155,7 +156,6 @@ def create_session():
     session = tables.create_session(
         name, data.get("game"), data.get("system"), data.get("params"), players, first_dealer
     )
-    db.session.commit()
     return jsonify(session_to_json(session)), 201
 
 
@@ -170,7 +170,7 @@ def read_session():
 
 @bp.get("/sessions/<key>/hands/<n:number>")
 def read_hand(number: int):
-    return jsonify(hand_to_json(tables.live_hand(g.session, number)))
+    return jsonify(hand_to_json(table_ledger.live_hand(g.session, number)))
 
 
 @bp.post("/sessions/<key>/hands")
@@ -196,7 +196,6 @@ def edit_hand(number: int):
     hand, dealer = _hand_from_request(g.session, hand_data)
     record = tables.edit_hand(g.session, number, version, hand, dealer)
     stored = hand_row(record)
-    db.session.commit()  # the table is free again: its words are said after
     answer = hand_to_json(stored)
     return jsonify(answer)
 
@@ -205,13 +204,12 @@ def edit_hand(number: int):
 def void_hand(number: int):
     version = whole_number(request.args.get("version"))
     tables.void_hand(g.session, number, version)
-    db.session.commit()
     return "", 204
 
 
 @bp.get("/sessions/<key>/settlement")
 def settlement():
-    result = tables.settlement(g.session)
+    result = table_ledger.settlement(g.session)
     return jsonify(
         {
             "balances": result.balances,
@@ -226,13 +224,12 @@ def settlement():
 @bp.post("/sessions/<key>/close")
 def close_session():
     tables.close_session(g.session)
-    db.session.commit()
     return jsonify(session_to_json(g.session, with_hands=False))
 
 
 @bp.get("/sessions/<key>/history")
 def history():
-    events = tables.history(g.session)
+    events = table_ledger.history(g.session)
     return jsonify(
         [
             {

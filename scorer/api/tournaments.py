@@ -8,17 +8,17 @@ from typing import Any
 
 from flask import current_app, jsonify, request, url_for
 
-from scorer.api import bp
+from scorer.api.blueprint import bp
 from scorer.api.errors import ApiError, error_response
 from scorer.api.schema import json_body
 from scorer.auth import credentials
 from scorer.domain import RuleError
 from scorer.domain.message import msg
-from scorer.extensions import db, limiter, rate_limits_off
+from scorer.extensions import limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
-from scorer.services import tables
 from scorer.services import tournaments as ops
+from scorer.store.errors import NotFound
 from scorer.store.models import Organiser, Tournament, TournamentRound
 
 
@@ -132,7 +132,6 @@ def create_tournament():
         players,
         data.get("deals_per_player", ops.DEFAULT_DEALS),
     )
-    db.session.commit()
     return jsonify(tournament_to_json(tournament)), 201
 
 
@@ -154,21 +153,18 @@ def add_player(tournament_id: int):
     if not isinstance(name, str):
         raise RuleError.one("name", msg("must have 1..%(limit)s characters", limit=40))
     player = ops.add_player(tournament, name)
-    db.session.commit()
     return jsonify({"name": player.name, "joined_round": player.joined_round}), 201
 
 
 @bp.delete("/tournaments/<n:tournament_id>/players/<name>")
 def withdraw_player(tournament_id: int, name: str):
     ops.withdraw_player(own(tournament_id), name)
-    db.session.commit()
     return "", 204
 
 
 @bp.post("/tournaments/<n:tournament_id>/rounds")
 def draw_round(tournament_id: int):
     round_ = ops.draw_round(own(tournament_id))
-    db.session.commit()
     return jsonify(round_to_json(round_)), 201
 
 
@@ -185,7 +181,6 @@ def swap(tournament_id: int, number: int):
     if not isinstance(a, str) or not isinstance(b, str) or a == b:
         raise RuleError.one("a", msg("name two different seated players as 'a' and 'b'"))
     ops.swap_players(round_, a, b)
-    db.session.commit()
     return jsonify(round_to_json(round_))
 
 
@@ -193,7 +188,6 @@ def swap(tournament_id: int, number: int):
 def close_round(tournament_id: int, number: int):
     round_ = ops.get_round(own(tournament_id), number)
     ops.close_round(round_)
-    db.session.commit()
     return jsonify(round_to_json(round_))
 
 
@@ -215,7 +209,7 @@ def public_standings(tournament_key: str):
         nonlocal tournament
         try:
             tournament = ops.get_public(tournament_key)
-        except tables.NotFound:
+        except NotFound:
             raise ApiError(404, "not_found", msg("no such tournament")) from None
         return live_etag("standings-json", *ops.live_version(tournament))
 

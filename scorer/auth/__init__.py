@@ -1,8 +1,7 @@
 """Organiser accounts: sign-up (only while nobody has one), log in, log out, and the
 `flask scorer create-organiser` command."""
 
-from flask import Blueprint
+from scorer.auth import routes  # noqa: F401 (registers the routes)
+from scorer.auth.blueprint import bp
 
-bp = Blueprint("auth", __name__, url_prefix="/veranstalter", cli_group="scorer")
-
-from scorer.auth import routes  # noqa: E402,F401
+__all__ = ["bp"]

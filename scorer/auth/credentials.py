@@ -26,7 +26,8 @@ from limits import RateLimitItem, parse, parse_many
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorer.extensions import db, limiter
+from scorer.extensions import limiter
+from scorer.store.database import db
 from scorer.store.models import Organiser
 
 FAILURE_LIMITS = parse_many("10/minute;50/hour")

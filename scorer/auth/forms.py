@@ -5,23 +5,28 @@ from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import EqualTo, InputRequired, Length, Regexp
 
+from scorer.domain.limits import MAX_EMAIL, MAX_ORGANISER_NAME, MAX_PASSWORD, MAX_SETUP_CODE
+
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("Not a valid e-mail address"))
 
 
 class LoginForm(FlaskForm):
-    email = EmailField(_l("E-mail"), [InputRequired(), Length(max=200)])
-    password = PasswordField(_l("Password"), [InputRequired(), Length(max=200)])
+    email = EmailField(_l("E-mail"), [InputRequired(), Length(max=MAX_EMAIL)])
+    password = PasswordField(_l("Password"), [InputRequired(), Length(max=MAX_PASSWORD)])
     submit = SubmitField(_l("Log in"))
 
 
 class SignupForm(FlaskForm):
     setup_code = StringField(
         _l("Setup code"),
-        [InputRequired(message=_l("The code from the server window is missing")), Length(max=40)],
+        [
+            InputRequired(message=_l("The code from the server window is missing")),
+            Length(max=MAX_SETUP_CODE),
+        ],
         description=_l("Shown in the window where the server was started (make run)."),
     )
-    name = StringField(_l("Name"), [InputRequired(), Length(max=80)])
-    email = EmailField(_l("E-mail"), [InputRequired(), EMAIL, Length(max=200)])
+    name = StringField(_l("Name"), [InputRequired(), Length(max=MAX_ORGANISER_NAME)])
+    email = EmailField(_l("E-mail"), [InputRequired(), EMAIL, Length(max=MAX_EMAIL)])
     password = PasswordField(
         _l("Password"),
         [InputRequired(), Length(min=8, max=200, message=_l("At least 8 characters"))],

@@ -18,15 +18,15 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_login import current_user, login_user, logout_user
-from sqlalchemy import func, select
 
-from scorer.auth import bp, credentials
+from scorer.auth import credentials
+from scorer.auth.blueprint import bp
 from scorer.auth.forms import LoginForm, SignupForm
 from scorer.domain import RuleError
-from scorer.domain.names import clean_name
-from scorer.extensions import db, limiter, login_manager, rate_limits_off
+from scorer.extensions import limiter, login_manager, rate_limits_off
 from scorer.i18n.catalogue import say, say_error
-from scorer.store.locks import lock_name
+from scorer.services import accounts
+from scorer.store.database import db
 from scorer.store.models import Organiser
 
 login_manager.login_view = "auth.login"
@@ -47,10 +47,6 @@ def load_organiser(session_id: str) -> Organiser | None:
     if not hmac.compare_digest(organiser.session_token.encode(), token.encode()):
         return None
     return organiser
-
-
-def anyone_signed_up() -> bool:
-    return db.session.scalar(select(func.count(Organiser.id))) > 0
 
 
 def setup_code_path() -> Path:
@@ -79,18 +75,6 @@ def setup_code_matches(given: str | None) -> bool:
     return hmac.compare_digest((given or "").strip().lower().encode(), expected)
 
 
-def create_organiser(name: str, email: str, password: str) -> Organiser:
-    email = email.strip().lower()
-    if db.session.scalar(select(Organiser).where(Organiser.email == email)):
-        raise ValueError(_("This e-mail address already has an account"))
-    organiser = Organiser(name=clean_name(name, "name", 80), email=email)
-    organiser.set_password(password)
-    organiser.new_session_token()
-    db.session.add(organiser)
-    db.session.flush()
-    return organiser
-
-
 def safe_next(target: str | None) -> str:
     """Only same-site paths: never redirect to another host after login. Control
     characters are dropped first (browsers drop tabs and newlines too: "/%09/evil" would
@@ -103,7 +87,7 @@ def safe_next(target: str | None) -> str:
 
 @bp.route("/anmelden", methods=["GET", "POST"])
 def login():
-    if not anyone_signed_up():
+    if not accounts.anyone_signed_up():
         return redirect(url_for("auth.signup"))
     form = LoginForm()
     status, headers = 200, {}
@@ -123,9 +107,7 @@ def login():
             status, headers = 429, {"Retry-After": str(exc.retry_after)}
         else:
             if organiser is not None:
-                if not organiser.session_token:
-                    organiser.new_session_token()
-                    db.session.commit()
+                accounts.start_session(organiser)
                 login_user(organiser)
                 return redirect(safe_next(request.args.get("next")))
             form.password.errors = [_("E-mail or password is wrong")]
@@ -138,7 +120,7 @@ def login():
 @limiter.limit("10 per minute", methods=["POST"], exempt_when=rate_limits_off)
 def signup():
     """The first organiser signs up here; after that, new ones are made on the command line."""
-    if anyone_signed_up():
+    if accounts.anyone_signed_up():
         flash(
             _(
                 "There is an organiser account already: please log in. "
@@ -155,16 +137,15 @@ def signup():
                 _("The code is wrong. It is shown in the window where the server was started.")
             ]
             return render_template("auth/signup.html", form=form), 422
-        lock_name("first organiser")
-        if anyone_signed_up():
-            # Someone else was quicker: their account is the first.
-            return redirect(url_for("auth.login"))
         try:
-            organiser = create_organiser(form.name.data, form.email.data, form.password.data)
+            organiser = accounts.first_organiser(
+                form.name.data, form.email.data, form.password.data
+            )
         except RuleError as exc:
             form.name.errors = [say(m) for m in exc.fields.get("name", [])]
             return render_template("auth/signup.html", form=form), 422
-        db.session.commit()
+        if organiser is None:  # someone else was quicker: their account is the first
+            return redirect(url_for("auth.login"))
         setup_code_path().unlink(missing_ok=True)
         login_user(organiser)
         return redirect(url_for("tournaments.index"))
@@ -175,8 +156,7 @@ def signup():
 def logout():
     """Ends this session and every other one of the organiser (a new session token)."""
     if current_user.is_authenticated:
-        current_user.new_session_token()
-        db.session.commit()
+        accounts.end_sessions(current_user)
         logout_user()
     return redirect(url_for("table.index"))
 
@@ -191,9 +171,8 @@ def create_organiser_command(name: str, email: str, password: str) -> None:
     if len(password) < 8:
         raise click.BadParameter(_("at least 8 characters"), param_hint="--password")
     try:
-        create_organiser(name, email, password)
+        accounts.create_organiser(name, email, password)
     except ValueError as exc:
         raise click.ClickException(say_error(exc)) from None
-    db.session.commit()
     click.echo(_("Organiser %(email)s created.", email=email))
     current_app.logger.info("organiser %s created", email)

@@ -11,17 +11,13 @@ from collections.abc import Collection
 from typing import Any
 
 from scorer.domain.cardpoints import declarer_points
+from scorer.domain.limits import MAX_BONUSES, MAX_ID, MAX_PLAYER_NAME, MAX_SEATS
 from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import POT, Bonus, Hand, RuleError, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.registry import Game
 from scorer.domain.scoring import SUIT_NAMES
 
-MAX_NAME = 40
-MAX_SEATS = 12
-"""More names than any table seats is not a list of players."""
-MAX_ID = 40
-MAX_BONUSES = 20
 STORED_FIELDS = frozenset(
     {
         "declarer",
@@ -48,7 +44,7 @@ def parse_players(value: Any, field: str = "players") -> list[str]:
         raise RuleError.one(field, msg("must be a list of names"))
     if len(value) > MAX_SEATS:
         raise RuleError.one(field, msg("at most %(count)s names", count=MAX_SEATS))
-    names = [clean_name(v, field, MAX_NAME) for v in value]
+    names = [clean_name(v, field, MAX_PLAYER_NAME) for v in value]
     if any(same_name(n, POT) for n in names):
         raise RuleError.one(field, pot_name_taken())
     if clash := look_alike(names):
@@ -68,7 +64,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     for key in [k for k in data if k not in fields][:5]:
         bad(str(key)[:MAX_ID], msg("unknown field"))
     declarer = data.get("declarer")
-    if not _text(declarer, MAX_NAME):
+    if not _text(declarer, MAX_PLAYER_NAME):
         bad("declarer", msg("name the declarer"))
     contract = data.get("contract")
     if not _text(contract, MAX_ID):
@@ -104,7 +100,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     if not _whole(doublings):
         bad("doublings", msg("must be a whole number 0..5"))
     dealer = data.get("dealer")
-    if dealer is not None and not _text(dealer, MAX_NAME):
+    if dealer is not None and not _text(dealer, MAX_PLAYER_NAME):
         bad("dealer", msg("must be a player's name"))
     bonuses = _parse_bonuses(data.get("bonuses"), bad)
     if errors:

@@ -6,9 +6,9 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from scorer.domain import RuleError
+from scorer.domain.limits import MAX_IDEMPOTENCY_KEY
 from scorer.domain.message import msg
 
-MAX_IDEMPOTENCY_KEY = 200
 PATH_SAFE = "/:@!$&'()*+,;=-._~"
 """What stays as it is in a path given back in a link (RFC 3986's path characters); the
 rest, a backslash, a tab or a newline among them, is percent-encoded."""

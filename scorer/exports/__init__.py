@@ -1,7 +1,6 @@
 """Exports and imports of a table's evening: the PDF score sheet, CSV and JSON files."""
 
-from flask import Blueprint
+from scorer.exports import routes  # noqa: F401 (registers the routes)
+from scorer.exports.blueprint import bp
 
-bp = Blueprint("exports", __name__)
-
-from scorer.exports import routes  # noqa: E402,F401
+__all__ = ["bp"]

@@ -35,13 +35,13 @@ from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
 from scorer.domain import GAMES, RuleError
+from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.domain.message import msg
 from scorer.domain.registry import Game
-from scorer.exports import bp
-from scorer.extensions import IMPORTS, PDFS, committed, csrf
+from scorer.exports.blueprint import bp
+from scorer.extensions import IMPORTS, PDFS, csrf
 from scorer.formats.archive import (
     GROUP_FORMAT,
-    MAX_ARCHIVE_BYTES,
     TOURNAMENT_FORMAT,
     archive_format,
     parse_group_archive,
@@ -49,19 +49,18 @@ from scorer.formats.archive import (
 from scorer.formats.archive_tournament import parse_tournament_archive
 from scorer.formats.evening import (
     MalformedDocument,
-    csv_rows,
     load_document,
     parse_import,
     session_to_export,
 )
 from scorer.i18n.catalogue import say, say_error
-from scorer.reports.pdf import file_language, in_language, score_sheet
-from scorer.services import archives, tables
+from scorer.reports.paper import file_language, in_language
+from scorer.reports.pdf import score_sheet
+from scorer.reports.spreadsheet import csv_rows
+from scorer.services import archives, table_ledger, tables
 from scorer.services.tournaments import TournamentError
+from scorer.store.errors import Conflict
 from scorer.store.models import Group, TableSession, Tournament
-
-MAX_FILE_BYTES = 2 * 1024 * 1024
-"""An import file's limit, whatever MAX_CONTENT_LENGTH says: 5,000 hands fit easily."""
 
 
 class ImportForm(FlaskForm):
@@ -87,7 +86,7 @@ def export_csv():
     order mark tells it the file is UTF-8."""
     session = g.session
     lang = file_language()
-    rows = csv_rows(session, tables.hands_of(session), lang)
+    rows = csv_rows(session, table_ledger.hands_of(session), lang)
     return csv_response(said_cells(rows, GAMES[session.game]), _attachment(session, "csv"), lang)
 
 
@@ -156,8 +155,8 @@ def export_json():
     session = g.session
     document = session_to_export(
         session,
-        tables.hands_of(session, include_voided=True),
-        tables.settlement(session),
+        table_ledger.hands_of(session, include_voided=True),
+        table_ledger.settlement(session),
     )
     body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return Response(
@@ -183,16 +182,16 @@ def _import(raw: bytes) -> TableSession:
     document = load_document(raw)
     if not isinstance(document, dict):
         raise MalformedDocument(msg("the file must be a JSON object (a Haferl session export)"))
-    return committed(lambda: tables.import_session(parse_import(document)))
+    return tables.import_session(parse_import(document))
 
 
 @bp.post("/api/v1/sessions/import")
 @IMPORTS
 def import_session():
     raw = body_bytes()
-    if len(raw) > MAX_FILE_BYTES:
+    if len(raw) > MAX_UPLOAD_BYTES:
         return error_response(
-            413, "too_large", msg("at most %(count)s bytes", count=MAX_FILE_BYTES)
+            413, "too_large", msg("at most %(count)s bytes", count=MAX_UPLOAD_BYTES)
         )
     try:
         session = _import(raw)
@@ -217,13 +216,13 @@ def _import_any(raw: bytes) -> TableSession | Group | Tournament:
     kind = archive_format(document)
     if kind == GROUP_FORMAT:
         group = parse_group_archive(document)
-        return committed(lambda: archives.import_group(group))
+        return archives.import_group(group)
     if kind == TOURNAMENT_FORMAT:
         if not current_user.is_authenticated:
             raise LogInFirst()
         tournament = parse_tournament_archive(document)
-        return committed(lambda: archives.import_tournament(current_user, tournament))
-    return committed(lambda: tables.import_session(parse_import(document)))
+        return archives.import_tournament(current_user, tournament)
+    return tables.import_session(parse_import(document))
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -245,7 +244,7 @@ def import_page():
             )
         except RuleError as exc:
             form.file.errors.extend(import_errors(exc))
-        except (tables.Conflict, TournamentError) as exc:
+        except (Conflict, TournamentError) as exc:
             form.file.errors.append(say_error(exc))
         else:
             return imported(made)
@@ -285,7 +284,7 @@ def import_errors(exc: RuleError) -> list[str]:
     if "document" in exc.fields or "format" in exc.fields:
         return [str(NOT_HAFERL)]
     if "file" in exc.fields:
-        megabytes = MAX_FILE_BYTES // (1024 * 1024)
+        megabytes = MAX_UPLOAD_BYTES // (1024 * 1024)
         return [_("The file is too large: at most %(megabytes)s MB.", megabytes=megabytes)]
     if "version" in exc.fields:
         said = [say(message) for message in exc.fields["version"]]

@@ -24,7 +24,14 @@ from datetime import datetime
 from typing import Any
 
 from scorer.domain import RuleError
-from scorer.domain.facts import MAX_ID, MAX_NAME
+from scorer.domain.limits import (
+    MAX_ARCHIVE_EVENINGS,
+    MAX_ARCHIVE_EVENTS,
+    MAX_ARCHIVE_HANDS,
+    MAX_EVENING_HANDS,
+    MAX_ID,
+    MAX_PLAYER_NAME,
+)
 from scorer.domain.message import Msg, msg
 from scorer.formats.evening import (
     ImportPlan,
@@ -34,19 +41,11 @@ from scorer.formats.evening import (
     parse_import,
     unknown_fields,
 )
-from scorer.services.tables import MAX_HANDS
 
 GROUP_FORMAT = "haferl-group"
 TOURNAMENT_FORMAT = "haferl-tournament"
 VERSION = 1
 """The archive's layout; a file of a later version is refused, never half read."""
-MAX_EVENINGS = 1000
-MAX_EVENTS = 10_000
-MAX_ARCHIVE_HANDS = 20_000
-"""All hands of one archive: a weekly Stammtisch's seven years, or a 400-player
-tournament's day many times over; bounds what one import makes the server fold."""
-MAX_ARCHIVE_BYTES = 8 * 1024 * 1024
-"""An archive's limit (compact JSON, about 220 bytes a hand): MAX_ARCHIVE_HANDS fit twice."""
 EVENT_ACTIONS = (
     "pot_out",
     "pot_back",
@@ -258,7 +257,7 @@ def parse_group_archive(doc: Any) -> GroupArchive:
     body = checks.obj(doc.get("group"), "group")
     checks.unknown(body, GROUP_BODY_FIELDS, "group")
     name = body.get("name", "")
-    if not is_text(name, MAX_NAME * 2, empty=True):
+    if not is_text(name, MAX_PLAYER_NAME * 2, empty=True):
         checks.bad("group.name", msg("must be text"))
     game, system, params = rules_fields(body, "group", checks)
     members = body.get("members")
@@ -269,8 +268,8 @@ def parse_group_archive(doc: Any) -> GroupArchive:
         checks.bad("group.carry_pot", msg("must be true or false"))
     settle, share_by = body.get("settle", "each_evening"), body.get("share_by", "equal")
     created_at = checks.when(body.get("created_at"), "group.created_at")
-    entries = checks.items(doc.get("evenings"), "evenings", MAX_EVENINGS)
-    lines = checks.items(doc.get("history", []), "history", MAX_EVENTS)
+    entries = checks.items(doc.get("evenings"), "evenings", MAX_ARCHIVE_EVENINGS)
+    lines = checks.items(doc.get("history", []), "history", MAX_ARCHIVE_EVENTS)
     checks.done()  # the shape is right: now each evening
 
     evenings: list[ArchivedEvening | None] = []
@@ -278,7 +277,7 @@ def parse_group_archive(doc: Any) -> GroupArchive:
         where = f"evenings[{index}]"
         entry = checks.obj(entry, where)
         checks.unknown(entry, EVENING_FIELDS, where)
-        season = checks.number(entry.get("season"), f"{where}.season", 1, MAX_EVENINGS + 1)
+        season = checks.number(entry.get("season"), f"{where}.season", 1, MAX_ARCHIVE_EVENINGS + 1)
         evening = entry.get("evening")
         said = evening.get("created_at") if isinstance(evening, dict) else None
         created = checks.when(said, f"{where}.evening.created_at")
@@ -307,8 +306,10 @@ def parse_group_archive(doc: Any) -> GroupArchive:
 
 
 def _closes(value: Any, where: str, checks: Checks) -> tuple[int, ...]:
-    counts = checks.items(value, where, MAX_EVENTS)
-    if not all(is_int(c) and 0 <= c <= MAX_HANDS for c in counts) or counts != sorted(counts):
+    counts = checks.items(value, where, MAX_ARCHIVE_EVENTS)
+    if not all(is_int(c) and 0 <= c <= MAX_EVENING_HANDS for c in counts) or counts != sorted(
+        counts
+    ):
         checks.bad(where, msg("must be hand counts in order"))
         return ()
     return tuple(counts)
@@ -321,7 +322,7 @@ def _event(line: Any, where: str, evenings: int, checks: Checks) -> ArchivedEven
     if action not in EVENT_ACTIONS:
         checks.bad(f"{where}.action", msg("not a line of a group's history"))
         return None
-    season = checks.number(line.get("season"), f"{where}.season", 1, MAX_EVENINGS + 1)
+    season = checks.number(line.get("season"), f"{where}.season", 1, MAX_ARCHIVE_EVENINGS + 1)
     at = checks.when(line.get("at"), f"{where}.at")
 
     def position(value: Any, field: str) -> int:
@@ -334,25 +335,25 @@ def _event(line: Any, where: str, evenings: int, checks: Checks) -> ArchivedEven
         chosen = (position(line.get("evening"), "evening"),)
         return ArchivedEvent(action, season, at, chosen, reopened is True)
     if action == "paid":
-        listed = checks.items(line.get("evenings"), f"{where}.evenings", MAX_EVENINGS, 1)
+        listed = checks.items(line.get("evenings"), f"{where}.evenings", MAX_ARCHIVE_EVENINGS, 1)
         chosen = tuple(position(v, f"evenings[{i}]") for i, v in enumerate(listed))
         return ArchivedEvent(action, season, at, chosen)
     if action == "rename":
         old, new = line.get("from"), line.get("to")
-        if not (is_text(old, MAX_NAME) and is_text(new, MAX_NAME)):
+        if not (is_text(old, MAX_PLAYER_NAME) and is_text(new, MAX_PLAYER_NAME)):
             checks.bad(where, msg("a rename says 'from' and 'to' (names)"))
             return None
         return ArchivedEvent(action, season, at, noted={"from": old, "to": new})
     if action in ("retire", "return"):
         name = line.get("name")
-        if not is_text(name, MAX_NAME):
+        if not is_text(name, MAX_PLAYER_NAME):
             checks.bad(f"{where}.name", msg("must be a name"))
             return None
         return ArchivedEvent(action, season, at, noted={"name": name})
     if action == "rules":
         system, params = line.get("system"), line.get("params")
         first = checks.number(
-            line.get("from_evening"), f"{where}.from_evening", 1, MAX_EVENINGS + 1
+            line.get("from_evening"), f"{where}.from_evening", 1, MAX_ARCHIVE_EVENINGS + 1
         )
         if not is_text(system, MAX_ID) or not isinstance(params, dict) or len(params) > 64:
             checks.bad(where, msg("a change of rules says 'system' and 'params'"))

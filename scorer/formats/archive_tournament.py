@@ -9,7 +9,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from scorer.domain.facts import MAX_NAME
+from scorer.domain.limits import (
+    MAX_PLAYER_NAME,
+    MAX_TOURNAMENT_PLAYERS,
+    MAX_TOURNAMENT_ROUNDS,
+    MAX_TOURNAMENT_TABLES,
+)
 from scorer.domain.message import msg
 from scorer.formats.archive import (
     TOURNAMENT_FORMAT,
@@ -19,10 +24,6 @@ from scorer.formats.archive import (
     rules_fields,
 )
 from scorer.formats.evening import ImportPlan, is_text
-from scorer.services.tournaments import MAX_PLAYERS, MAX_ROUNDS
-
-MAX_TABLES = MAX_PLAYERS // 3
-"""Tables a round can have: its players at tables of three."""
 
 TOURNAMENT_FIELDS = {"format", "version", "exported_at", "tournament", "players", "rounds"}
 TOURNAMENT_BODY_FIELDS = {
@@ -87,7 +88,7 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
     body = checks.obj(doc.get("tournament"), "tournament")
     checks.unknown(body, TOURNAMENT_BODY_FIELDS, "tournament")
     name = body.get("name")
-    if not is_text(name, MAX_NAME * 2):
+    if not is_text(name, MAX_PLAYER_NAME * 2):
         checks.bad("tournament.name", msg("must be text"))
     game, system, params = rules_fields(body, "tournament", checks)
     try:
@@ -95,13 +96,15 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
     except (TypeError, ValueError):
         checks.bad("tournament.date", msg("must be a date (YYYY-MM-DD)"))
         day = date.min
-    rounds = checks.number(body.get("rounds"), "tournament.rounds", 1, MAX_ROUNDS)
+    rounds = checks.number(body.get("rounds"), "tournament.rounds", 1, MAX_TOURNAMENT_ROUNDS)
     deals = checks.number(body.get("deals_per_player"), "tournament.deals_per_player", 1, 20)
     seed = checks.number(body.get("seed"), "tournament.seed", 0, 2**31 - 1)
     created_at = checks.when(body.get("created_at"), "tournament.created_at")
     players = [
         _player(entry, f"players[{i}]", rounds, checks)
-        for i, entry in enumerate(checks.items(doc.get("players"), "players", MAX_PLAYERS, 3))
+        for i, entry in enumerate(
+            checks.items(doc.get("players"), "players", MAX_TOURNAMENT_PLAYERS, 3)
+        )
     ]
     round_entries = checks.items(doc.get("rounds", []), "rounds", rounds)
     checks.done()
@@ -129,7 +132,7 @@ def _player(entry: Any, where: str, rounds: int, checks: Checks) -> ArchivedPlay
     entry = checks.obj(entry, where)
     checks.unknown(entry, PLAYER_FIELDS, where)
     name = entry.get("name")
-    if not is_text(name, MAX_NAME):
+    if not is_text(name, MAX_PLAYER_NAME):
         checks.bad(f"{where}.name", msg("must be a name"))
         return None
     joined = checks.number(entry.get("joined_round", 1), f"{where}.joined_round", 1, rounds)
@@ -146,12 +149,12 @@ def _round(entry: Any, where: str, number: int, checks: Checks) -> ArchivedRound
         checks.bad(f"{where}.number", msg("rounds are numbered 1, 2, 3, … in order"))
     seed = checks.number(entry.get("seed"), f"{where}.seed", 0, 2**31 - 1)
     byes = entry.get("byes", [])
-    if not isinstance(byes, list) or not all(is_text(b, MAX_NAME) for b in byes):
+    if not isinstance(byes, list) or not all(is_text(b, MAX_PLAYER_NAME) for b in byes):
         checks.bad(f"{where}.byes", msg("must be a list of names"))
         byes = []
     closed_at = checks.when(entry.get("closed_at"), f"{where}.closed_at")
     tables = []
-    listed = checks.items(entry.get("tables"), f"{where}.tables", MAX_TABLES, 1)
+    listed = checks.items(entry.get("tables"), f"{where}.tables", MAX_TOURNAMENT_TABLES, 1)
     for index, table in enumerate(listed):
         at = f"{where}.tables[{index}]"
         table = checks.obj(table, at)

@@ -16,30 +16,33 @@ spreadsheet in the reader's language reads them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from babel.numbers import get_decimal_symbol
-
 from scorer.domain import Hand, RuleError
-from scorer.domain.facts import MAX_ID, MAX_NAME, STORED_FIELDS, parse_hand
+from scorer.domain.facts import STORED_FIELDS, parse_hand
 from scorer.domain.ledger import Ledger, Lineup, Settlement
+from scorer.domain.limits import (
+    MAX_EVENING_HANDS,
+    MAX_EVENING_PLAYERS,
+    MAX_ID,
+    MAX_LINEUPS,
+    MAX_PARAMS,
+    MAX_PLAYER_NAME,
+    MAX_TABLE_NAME,
+)
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.validation import contains_nul
-from scorer.services.tables import MAX_HANDS, MAX_TABLE_NAME, ledger_for
 
 if TYPE_CHECKING:
     from scorer.store.models import HandRecord, TableSession
 
 FORMAT = "haferl-session"
 VERSION = 1
-MAX_PLAYERS = 8
-MAX_PARAMS = 64
 
 NOT_A_HAFERL_FILE = msg(
     "this is not a Haferl session file (format must be '%(format)s')", format=FORMAT
@@ -66,27 +69,6 @@ DOCUMENT_FIELDS = {
 SCORINGS = ("money", "points")
 HAND_ENTRY_FIELDS = {"number", "dealer", "hand", "voided"}
 LINEUP_FIELDS = {"at", "players", "dealer"}
-MAX_LINEUPS = 200
-
-CSV_HAND_COLUMNS = (
-    "number",
-    "round",
-    "dealer",
-    "declarer",
-    "contract",
-    "trump",
-    "bid",
-    "points",
-    "result",
-    "player",
-)
-"""The columns' ids, in the first row `csv_rows` yields; the download writes each
-column's title in the reader's language there (`exports.routes.COLUMN_TITLES`) and the
-numbers in the rows for a spreadsheet in that language. A script reads the JSON export."""
-CSV_HEADER = (*CSV_HAND_COLUMNS, "cents", "euros", "pot_after_cents")
-CSV_POINTS_HEADER = (*CSV_HAND_COLUMNS, "score")
-"""A tournament table scores in points, not money: its sheet has the points only."""
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class MalformedDocument(ValueError):
@@ -233,9 +215,12 @@ def parse_import(doc: Any) -> ImportPlan:
     elif scoring == "points" and len(lineups) > 1:
         bad("lineups", msg("at a tournament table the draw decides who plays"))
     hands_planned = doc.get("hands_planned")
-    if hands_planned is not None and not (is_int(hands_planned) and 0 < hands_planned <= MAX_HANDS):
+    if hands_planned is not None and not (
+        is_int(hands_planned) and 0 < hands_planned <= MAX_EVENING_HANDS
+    ):
         bad(
-            "hands_planned", msg("must be a whole number 1..%(maximum)s or null", maximum=MAX_HANDS)
+            "hands_planned",
+            msg("must be a whole number 1..%(maximum)s or null", maximum=MAX_EVENING_HANDS),
         )
     created_at = doc.get("created_at")
     if created_at is not None and not is_text(created_at, MAX_ID):
@@ -247,8 +232,8 @@ def parse_import(doc: Any) -> ImportPlan:
     entries = doc.get("hands", [])
     if not isinstance(entries, list):
         bad("hands", msg("must be a list"))
-    elif len(entries) > MAX_HANDS:
-        bad("hands", msg("at most %(count)s hands", count=MAX_HANDS))
+    elif len(entries) > MAX_EVENING_HANDS:
+        bad("hands", msg("at most %(count)s hands", count=MAX_EVENING_HANDS))
     if errors:
         raise RuleError(errors)
 
@@ -344,11 +329,11 @@ def _hands(
 
 
 def _players(value: Any, bad, field: str = "players") -> list[str]:
-    if not isinstance(value, list) or not 0 < len(value) <= MAX_PLAYERS:
-        bad(field, msg("must be a list of 1..%(count)s names", count=MAX_PLAYERS))
+    if not isinstance(value, list) or not 0 < len(value) <= MAX_EVENING_PLAYERS:
+        bad(field, msg("must be a list of 1..%(count)s names", count=MAX_EVENING_PLAYERS))
         return []
     try:
-        clean = [clean_name(v, field, MAX_NAME) for v in value]
+        clean = [clean_name(v, field, MAX_PLAYER_NAME) for v in value]
     except RuleError as exc:
         bad(field, exc.fields[field][0])
         return []
@@ -418,70 +403,3 @@ def is_scalar(value: Any) -> bool:
     if isinstance(value, str):
         return len(value) <= MAX_ID
     return value is None or isinstance(value, bool | int | float)
-
-
-# --- CSV -------------------------------------------------------------------------------
-
-
-def csv_rows(
-    session: TableSession, records: Iterable[HandRecord], lang: str = "de"
-) -> Iterator[Sequence[Any]]:
-    """The header, then one row per live hand and player (voided hands are not in the
-    ledger, so not in the sheet). Text cells are escaped against formula injection; the
-    numbers are written by us and stay numbers for a spreadsheet in `lang`."""
-    points_only = session.scoring == "points"
-    ledger = ledger_for(session)
-    has_pot = not points_only and ledger.has_pot
-    seated_at = ledger.seated_at
-    yield CSV_POINTS_HEADER if points_only else CSV_HEADER
-    for record in records:
-        if record.voided:
-            continue
-        facts = record.facts
-        net = record.net or {}
-        points = facts.get("points")
-        for player in seated_at(record.number):
-            amount = net.get(player, 0)
-            row = (
-                record.number,
-                record.round if record.round is not None else "",
-                safe_cell(record.dealer),
-                safe_cell(facts.get("declarer")),
-                safe_cell(facts.get("contract")),
-                safe_cell(facts.get("trump")),
-                safe_cell(facts.get("bid", 61)),
-                points if points is not None else "",
-                safe_cell(record.result),
-                safe_cell(player),
-            )
-            if points_only:
-                yield (*row, amount)
-            else:
-                pot = record.pot_after if has_pot and record.pot_after is not None else ""
-                yield (*row, amount, euros(amount, lang), pot)
-
-
-def safe_cell(value: Any) -> Any:
-    """A text cell a spreadsheet will not run as a formula: a leading =, +, -, @, tab or
-    carriage return gets a single quote before it. Numbers and empty cells pass."""
-    if value is None:
-        return ""
-    if isinstance(value, bool | int | float):
-        return value
-    text = str(value)
-    if text.startswith(FORMULA_STARTS):
-        return "'" + text
-    return text
-
-
-def euros(cents: int, lang: str = "de") -> str:
-    """The language's decimal mark, ASCII minus, no thousands separator and no € sign: the
-    form a spreadsheet in that language reads as a number ('-1234,50', '-1234.50')."""
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(cents), 100)
-    return f"{sign}{whole}{_decimal_mark(lang)}{rest:02d}"
-
-
-@cache
-def _decimal_mark(lang: str) -> str:
-    return get_decimal_symbol(lang)

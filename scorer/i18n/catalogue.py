@@ -12,27 +12,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_decimal
 from flask_babel import get_locale, get_translations
 
 from scorer.domain.message import Msg
 from scorer.domain.model import RuleError
 from scorer.domain.money import Cents
 from scorer.domain.scoring import POT_SHORT
-
-
-def euros(cents: int, signed: bool = False) -> str:
-    """Money the reader's way: 1,20 € / €1.20; `signed` adds + to a gain. A loss always
-    carries a true minus sign."""
-    return _euros(int(cents or 0), signed, str(get_locale()))
-
-
-@lru_cache(maxsize=4096)
-def _euros(cents: int, signed: bool, locale: str) -> str:
-    # An evening repeats a few amounts many times: Babel formats each one once.
-    sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
-    text = format_currency(Decimal(abs(cents)) / 100, "EUR", locale=locale)
-    return sign + text.replace("\xa0", " ")
+from scorer.i18n.formats import money
 
 
 @lru_cache(maxsize=4096)
@@ -75,7 +62,7 @@ class Speaker:
         if isinstance(value, tuple | list):  # choices, each said in the reader's words
             return ", ".join(str(self._arg(v)) for v in value)
         if isinstance(value, Cents):
-            return _euros(int(value), False, self.locale)
+            return money(int(value), False, self.locale)
         if isinstance(value, Fraction):
             value = Decimal(str(float(value)))
         if isinstance(value, float | Decimal):

@@ -29,21 +29,13 @@ from __future__ import annotations
 
 import base64
 import math
-import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
-from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel.numbers import format_decimal as babel_format_decimal
 from flask import current_app, render_template
-from flask_babel import force_locale, format_date, format_time, get_locale
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
@@ -52,15 +44,23 @@ from sqlalchemy import Row as DbRow
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
 from scorer.domain.params import fingerprint
-from scorer.domain.registry import Game, System
-from scorer.domain.tournament import UNIT_PARAMS
-from scorer.i18n import LOCALES, chosen_language
-from scorer.i18n.catalogue import euros, pot_short, say
+from scorer.domain.registry import Game
+from scorer.i18n.catalogue import pot_short, say
+from scorer.i18n.formats import SHEET_LOCALE, euros, points_text, sheet_amount, sheet_points
 from scorer.reports.chart import balance_chart_svg, balance_series
+from scorer.reports.paper import (
+    clock,
+    file_language,
+    in_language,
+    long_date,
+    page_footer_css,
+    printed_now,
+    rules_lines,
+)
 from scorer.reports.printing import printed
 from scorer.reports.weasy import write_pdf
-from scorer.services import tables
-from scorer.services.tables import Standing
+from scorer.services import table_ledger
+from scorer.services.table_ledger import Standing
 from scorer.store.models import TableSession
 
 RESULT_WORDS = {"won": _l("won"), "lost": _l("lost"), "draw": _l("draw")}
@@ -72,8 +72,6 @@ SUIT_NAMES = {
 }
 DOUBLINGS = ("", "Kontra", "Re", "Supp", "Resupp", "Hirsch")
 """Card terms: the same words in English."""
-POT_PARAMS = ("stake_cents", "refill", "pot_at_end")
-TIMEZONE = "Europe/Berlin"
 FIGURE_SPACE = "\u2007"  # as wide as a digit: right-aligns numbers in a left-aligned column
 
 # Page geometry in points. These numbers and static/print.css must agree.
@@ -131,21 +129,6 @@ def _line_html(cell: Cell, suit_names: dict[str, str]) -> Markup:
     return escape(text)
 
 
-def file_language() -> str:
-    """The language of a printed sheet or a spreadsheet: the reader's (`?lang=`, the
-    device's cookie, the browser's Accept-Language), else German, under /api/ too: these
-    files are opened from a page, so they fall back to German as the pages do."""
-    return chosen_language(default="de")
-
-
-@contextmanager
-def in_language(lang: str | None = None) -> Iterator[str]:
-    """Everything said inside is in `lang` (default: `file_language()`)."""
-    lang = lang or file_language()
-    with force_locale(LOCALES.get(lang, lang)):
-        yield lang
-
-
 def score_sheet(session: TableSession) -> bytes:
     """The score sheet of `session` in the reader's language, printed once per version of
     the table and language (`scorer.reports.printing`: `<key>-<version>-<language>.pdf`)."""
@@ -180,29 +163,13 @@ def sheet_context(session: TableSession, lang: str | None = None) -> dict[str, A
         return _sheet_context(session)
 
 
-def rules_lines(
-    game: Game, system: System, params: Mapping[str, Any], *, points: bool, has_pot: bool
-) -> list[tuple[str, str]]:
-    """Every parameter that means something at this table, with its label and value in the
-    reader's language: the rules block of a score sheet and of a tournament's papers (no
-    Haferl settings without a Haferl, no unit values where a unit is a point)."""
-    hidden = set() if has_pot else set(POT_PARAMS)
-    if points:
-        hidden |= set(UNIT_PARAMS)
-    return [
-        (say(p.title), say(p.describe(params.get(p.name, p.default), points)))
-        for p in game.offered_params(system)
-        if p.name not in hidden
-    ]
-
-
 def _sheet_context(session: TableSession) -> dict[str, Any]:
     game, system = GAMES[session.game], SYSTEMS[session.system]
-    ledger = tables.ledger_for(session)
+    ledger = table_ledger.ledger_for(session)
     has_pot = ledger.has_pot
     points = session.points_only
     players = list(ledger.everyone)
-    records = tables.hand_rows(session, tables.SHEET_COLUMNS, include_voided=True)
+    records = table_ledger.hand_rows(session, table_ledger.SHEET_COLUMNS, include_voided=True)
     stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
 
     params = rules_lines(game, system, session.params, points=points, has_pot=has_pot)
@@ -223,8 +190,8 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         *(Column(f"p{n}", p, "money num") for n, p in enumerate(players)),
         *([Column("pot", _("Haferl"), "money num pot")] if has_pot else []),
     ]
-    amount = _points if points else _cents
-    start, standings = tables.standings(session, records)
+    amount = sheet_points if points else sheet_amount
+    start, standings = table_ledger.standings(session, records)
     token = SHEET_LOCALE.set(str(get_locale()))
     try:
         rows, after = _rows(
@@ -237,8 +204,8 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
     )
 
     balances = session.state["balances"]
-    money = _points_text if points else euros
-    settled = tables.settlement(session)  # at a tournament table: points, no transfers
+    money = points_text if points else euros
+    settled = table_ledger.settlement(session)  # at a tournament table: points, no transfers
     final = [
         {
             "name": p,
@@ -260,7 +227,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         numbers=[0, *standings],
         axis=_("Hand no."),
         label=_("Balances over time"),
-        value_text=_points_text if points else euros,
+        value_text=points_text if points else euros,
     )
     closed = session.closed_at
     live = sum(1 for r in records if not r.voided)
@@ -359,7 +326,7 @@ def _rows(
                 round=record.round,
                 stake=euros(stake),
             )
-            pot_text = _cents(standing[1], signed=False, zero=True)
+            pot_text = sheet_amount(standing[1], signed=False, zero=True)
             add(_note("refill", refill, players, amount(-stake), pot_text))
         standing = (balances, pot)
         cells["result"] = ("", results.get(record.result or "", record.result or ""))
@@ -369,7 +336,7 @@ def _rows(
                 cells[f"p{n}"] = ("", "–")
             else:
                 cells[f"p{n}"] = ("", out if p == record.sitting_out else amount(net.get(p, 0)))
-        cells["pot"] = ("", _cents(pot, signed=False, zero=True))
+        cells["pot"] = ("", sheet_amount(pot, signed=False, zero=True))
         add(Row("hand", cells))
         if record.round_end and has_pot:
             short = pot_short(record.round_end_explanation)
@@ -427,7 +394,7 @@ def _chunks(
 
     def sums(balances: Standing) -> list[str]:
         cells = [amount(balances[0].get(p, 0), zero=True) for p in players]
-        return cells + ([_cents(balances[1], signed=False, zero=True)] if has_pot else [])
+        return cells + ([sheet_amount(balances[1], signed=False, zero=True)] if has_pot else [])
 
     def last_hand(upto: int) -> str:
         number = next((r.cells["nr"][1] for r in reversed(rows[:upto]) if r.kind == "hand"), "")
@@ -498,41 +465,6 @@ def _bid_text(bid: Any) -> str:
     return str(bid) if isinstance(bid, int) and bid > 61 else ""
 
 
-def _cents(cents: int, signed: bool = True, zero: bool = False) -> str:
-    """An amount in the hand table: without the euro sign (the sheet says 'Beträge in €'),
-    the locale's decimal mark ('1.234,50', '1,234.50'); a dash for nothing, unless `zero`
-    asks for '0,00'."""
-    if cents == 0 and not zero:
-        return "–"
-    sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
-    return sign + _plain_amount(abs(cents), SHEET_LOCALE.get() or str(get_locale()))
-
-
-SHEET_LOCALE: ContextVar[str | None] = ContextVar("sheet_locale", default=None)
-"""The locale of the sheet being built, looked up once for its thousands of amounts."""
-
-
-@lru_cache(maxsize=4096)
-def _plain_amount(cents: int, locale: str) -> str:
-    # A sheet of 2,000 hands repeats a few amounts thousands of times: each is written once.
-    return babel_format_decimal(Decimal(cents) / 100, format="#,##0.00", locale=locale)
-
-
-def _points(value: int, signed: bool = True, zero: bool = False) -> str:
-    if value == 0 and not zero:
-        return "–"
-    return _signed(value, signed)
-
-
-def _signed(value: int, signed: bool) -> str:
-    sign = "−" if value < 0 else "+" if signed and value > 0 else ""
-    return f"{sign}{abs(value)}"
-
-
-def _points_text(value: int, signed: bool = False) -> str:
-    return _("%(points)s P", points=_signed(value, signed))
-
-
 def _sentence(payer: str, payee: str, cents: int, money: Any) -> str:
     """'Berta zahlt Anton 1,20 €'."""
     if payee == POT:
@@ -540,45 +472,3 @@ def _sentence(payer: str, payee: str, cents: int, money: Any) -> str:
     if payer == POT:
         return _("%(payee)s gets %(amount)s from the Haferl", payee=payee, amount=money(cents))
     return _("%(payer)s pays %(payee)s %(amount)s", payer=payer, payee=payee, amount=money(cents))
-
-
-def printed_now() -> str:
-    """The moment a sheet is printed, on the table's clock: '2. Dezember 2026, 21:07'."""
-    now = datetime.now(UTC).replace(tzinfo=None)
-    return _("%(date)s, %(time)s", date=format_date(now, "long"), time=format_time(now, "HH:mm"))
-
-
-def long_date(moment: datetime | date) -> str:
-    """A day written out, on the table's clock for a stored (UTC) time: '2. Dezember 2026',
-    '2 December 2026'."""
-    return format_date(moment, "long")
-
-
-def clock(moment: datetime) -> str:
-    """A stored (UTC) time on the table's clock, 24 hours: '21:07'."""
-    return format_time(moment, "HH:mm")
-
-
-def page_footer_css() -> Markup:
-    """The `content` of the page footer, 'Seite 3 von 5' in the reader's language: the
-    stylesheets have it in German; the templates set it again in a <style>."""
-    text = _("Page %(page)s of %(pages)s", page="\x01", pages="\x02")
-    parts = []
-    for part in re.split("([\x01\x02])", text):
-        if part == "\x01":
-            parts.append("counter(page)")
-        elif part == "\x02":
-            parts.append("counter(pages)")
-        elif part:
-            quoted = part.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
-            parts.append(f'"{quoted}"')
-    return Markup(" ".join(parts))
-
-
-def local_time(moment: datetime) -> datetime:
-    """A stored UTC time on the table's clock."""
-    try:
-        zone = ZoneInfo(TIMEZONE)
-    except ZoneInfoNotFoundError:  # pragma: no cover  (no time zone database)
-        return moment
-    return moment.replace(tzinfo=UTC).astimezone(zone)

@@ -14,11 +14,9 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from scorer.domain import GAMES, SYSTEMS
-from scorer.formats.evening import euros as spreadsheet_euros
-from scorer.formats.evening import safe_cell
-from scorer.i18n.catalogue import euros
+from scorer.i18n.formats import euros
 from scorer.reports.chart import balance_chart_svg
-from scorer.reports.pdf import (
+from scorer.reports.paper import (
     file_language,
     in_language,
     local_time,
@@ -27,8 +25,9 @@ from scorer.reports.pdf import (
     printed_now,
 )
 from scorer.reports.printing import printed, version_of
-from scorer.services import groups
-from scorer.services.groups import evening_nets
+from scorer.reports.spreadsheet import safe_cell, spreadsheet_number
+from scorer.services import groups, seasons
+from scorer.services.seasons import evening_nets
 from scorer.store.models import Group, TableSession
 
 HAFERL_WORDS = {
@@ -49,7 +48,7 @@ def season_series(
 ) -> tuple[list[str], dict[str, list[int]]]:
     """Each member's running balance after each evening (0 before the first); members who
     did not play are left out."""
-    running = groups.running_balances(members, evenings)
+    running = seasons.running_balances(members, evenings)
     nets = [evening_nets(s) for s in evenings]
     played = [m for m in members if any(m in n for n in nets)]
     return played, {m: running[m] for m in played}
@@ -98,7 +97,7 @@ def _season_html(group: Group, season: int) -> str:
         season=season,
         game=GAMES[group.game],
         system=SYSTEMS[group.system],
-        standings=groups.standings(group, season),
+        standings=seasons.standings(group, season),
         evenings=[
             {
                 "date": long_date(s.created_at),
@@ -128,5 +127,5 @@ def season_csv_rows(group: Group, season: int, lang: str = "de") -> Iterator[Seq
     for session in closed_evenings(group, season):
         day = local_time(session.created_at).date().isoformat()
         for player, cents in evening_nets(session).items():
-            amount = spreadsheet_euros(cents, lang)
+            amount = spreadsheet_number(cents, lang)
             yield (season, day, session.key, safe_cell(player), cents, amount)

@@ -15,8 +15,7 @@ from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.params import fingerprint
-from scorer.extensions import db
-from scorer.reports.pdf import (
+from scorer.reports.paper import (
     file_language,
     in_language,
     long_date,
@@ -26,6 +25,7 @@ from scorer.reports.pdf import (
 )
 from scorer.reports.printing import printed, version_of
 from scorer.services.tournaments import live_version, tournament_standings
+from scorer.store.database import db
 from scorer.store.models import TableSession, Tournament, TournamentRound, TournamentTable
 
 BLANK_LINES = 4

@@ -22,7 +22,6 @@ from sqlalchemy import select
 
 from scorer.domain import RuleError
 from scorer.domain.message import msg
-from scorer.extensions import db
 from scorer.formats.archive import (
     GROUP_FORMAT,
     NOTED,
@@ -35,7 +34,8 @@ from scorer.formats.archive import (
 )
 from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
 from scorer.formats.evening import session_to_export
-from scorer.services import groups, tables, tournaments
+from scorer.services import groups, table_ledger, tables, tournaments
+from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
 from scorer.store.models import (
     Group,
@@ -54,8 +54,8 @@ from scorer.store.models import (
 def evening_export(session: TableSession) -> dict[str, Any]:
     return session_to_export(
         session,
-        tables.hands_of(session, include_voided=True),
-        tables.settlement(session),
+        table_ledger.hands_of(session, include_voided=True),
+        table_ledger.settlement(session),
     )
 
 
@@ -102,7 +102,7 @@ def group_archive(group: Group) -> dict[str, Any]:
 def closes(session: TableSession) -> list[int]:
     """How many hands the evening had each time it was closed (its history says)."""
     counts, hands = [], 0
-    for line in tables.history(session):
+    for line in table_ledger.history(session):
         if line.action == "record" and line.hand_number is not None:
             hands = max(hands, line.hand_number)
         elif line.action == "close":
@@ -151,6 +151,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
 # --- a group read back ----------------------------------------------------------------------------
 
 
+@unit_of_work
 def import_group(archive: GroupArchive) -> Group:
     """A new group (with a new key) that lived the archive's history again."""
     begin_write()
@@ -311,6 +312,7 @@ class _GroupReplay:
 # --- a tournament read back -----------------------------------------------------------------------
 
 
+@unit_of_work
 def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tournament:
     """A new tournament of `organiser` (with new keys) with the archive's rounds, each
     table's hands recorded again; a round closes when its tables are done, as it did, or

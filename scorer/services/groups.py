@@ -12,32 +12,29 @@ Locks are taken group → table, as a tournament's round → table (see `scorer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
 
-from scorer.domain import Hand, RuleError
-from scorer.domain.facts import MAX_NAME, parse_players
+from scorer.domain import RuleError
+from scorer.domain.facts import parse_players
+from scorer.domain.limits import MAX_GROUP_MEMBERS, MAX_GROUP_NAME, MAX_PLAYER_NAME
 from scorer.domain.message import msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
-from scorer.domain.season import PlayedHand, PlayerStats, player_stats, season_table, share_out
+from scorer.domain.season import share_out
 from scorer.domain.settle import settle
-from scorer.extensions import db
-from scorer.services import events, tables
+from scorer.services import events, table_ledger, tables
+from scorer.store import table_rows
+from scorer.store.database import db, unit_of_work
+from scorer.store.errors import Conflict, NotFound
 from scorer.store.locks import begin_write, lock_more
 from scorer.store.models import Group, GroupEvent, TableSession, utcnow
 
 SETTLE_MODES = ("each_evening", "collected")
 SHARE_MODES = ("equal", "evenings")
-MAX_MEMBERS = 40
-MAX_GROUP_NAME = 80
-
-
-class NotFound(tables.NotFound):
-    pass
 
 
 # --- reading and locking ------------------------------------------------------------------
@@ -45,7 +42,7 @@ class NotFound(tables.NotFound):
 
 def get_group(key: str) -> Group:
     group = None
-    if tables.KEY_SHAPE.fullmatch(key or ""):
+    if table_rows.KEY_SHAPE.fullmatch(key or ""):
         group = db.session.scalar(select(Group).where(Group.key == key))
     if group is None:
         raise NotFound(msg("no group with this key"))
@@ -54,7 +51,7 @@ def get_group(key: str) -> Group:
 
 def group_for_write(key: str) -> Group:
     """The group named by `key`, locked for this transaction."""
-    if not tables.KEY_SHAPE.fullmatch(key or ""):
+    if not table_rows.KEY_SHAPE.fullmatch(key or ""):
         raise NotFound(msg("no group with this key"))
     begin_write()
     group = lock_more(Group, Group.key == key)
@@ -90,6 +87,7 @@ def evenings(group: Group, season: int | None = None) -> list[TableSession]:
 # --- making and changing a group ------------------------------------------------------------
 
 
+@unit_of_work
 def create_group(
     name: Any,
     game: Any,
@@ -112,7 +110,7 @@ def create_group(
         raise RuleError.one("name", msg("must be text"))
     name = clean_name(name, "name", MAX_GROUP_NAME) if name.strip() else "Stammtisch"
     group = Group(
-        key=tables.new_key(),
+        key=table_rows.new_key(),
         name=name,
         game=game,
         system=system,
@@ -128,12 +126,12 @@ def create_group(
 
 
 def member_names(value: Any, field: str = "members") -> list[str]:
-    """Names as a table takes them (`names.clean_name`), different, at most MAX_MEMBERS."""
+    """Names as a table takes them (`names.clean_name`), different, at most MAX_GROUP_MEMBERS."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RuleError.one(field, msg("must be a list of names"))
-    if len(value) > MAX_MEMBERS:
-        raise RuleError.one(field, msg("at most %(count)s names", count=MAX_MEMBERS))
-    names = [clean_name(v, field, MAX_NAME) for v in value]
+    if len(value) > MAX_GROUP_MEMBERS:
+        raise RuleError.one(field, msg("at most %(count)s names", count=MAX_GROUP_MEMBERS))
+    names = [clean_name(v, field, MAX_PLAYER_NAME) for v in value]
     if clash := look_alike(names):
         raise RuleError.one(field, alike_message(*clash))
     if any(same_name(n, POT) for n in names):
@@ -141,6 +139,7 @@ def member_names(value: Any, field: str = "members") -> list[str]:
     return names
 
 
+@unit_of_work
 def add_members(group: Group, names: Sequence[str]) -> None:
     new = []
     for name in member_names(list(names)):
@@ -149,13 +148,14 @@ def add_members(group: Group, names: Sequence[str]) -> None:
             new.append(name)
         elif known != name:
             raise RuleError.one("members", msg("'%(name)s' is '%(known)s'", name=name, known=known))
-    if len(group.members) + len(new) > MAX_MEMBERS:
-        raise RuleError.one("members", msg("at most %(count)s names", count=MAX_MEMBERS))
+    if len(group.members) + len(new) > MAX_GROUP_MEMBERS:
+        raise RuleError.one("members", msg("at most %(count)s names", count=MAX_GROUP_MEMBERS))
     if new:
         group.members = [*group.members, *new]
         _changed(group)
 
 
+@unit_of_work
 def rename_member(group: Group, old: str, new: Any) -> str:
     """A new name for a member, everywhere: the group, every evening of it (players, hands,
     dealers, lineups), its cached ledgers folded again. History keeps what was said then.
@@ -176,6 +176,7 @@ def rename_member(group: Group, old: str, new: Any) -> str:
     return new
 
 
+@unit_of_work
 def change_rules(group: Group, system: Any, params: Any) -> int:
     """New rules and amounts for the group's next evenings (the game stays): an evening
     keeps the rules it started with. Returns the number of the first evening they apply to
@@ -213,6 +214,18 @@ def retired(group: Group) -> set[str]:
     return away
 
 
+@unit_of_work
+def change_member(group: Group, name: str, changes: Mapping[str, Any]) -> str:
+    """A member's new name (`changes["name"]`) and whether they still come
+    (`changes["coming"]`), either or both, in one unit; the member's name afterwards."""
+    if "name" in changes:
+        name = rename_member(group, name, changes["name"])
+    if "coming" in changes:
+        set_coming(group, name, changes["coming"])
+    return name
+
+
+@unit_of_work
 def set_coming(group: Group, name: str, coming: bool) -> None:
     """Mark a member as one who stopped coming (or comes again)."""
     if name not in group.members:
@@ -227,7 +240,7 @@ def _rename_in_evening(session: TableSession, old: str, new: str) -> None:
     def swap(name: str) -> str:
         return new if name == old else name
 
-    if old not in tables.ledger_for(session).everyone:
+    if old not in table_ledger.ledger_for(session).everyone:
         return
     session.players = [swap(p) for p in session.players]
     session.first_dealer = swap(session.first_dealer)
@@ -236,15 +249,16 @@ def _rename_in_evening(session: TableSession, old: str, new: str) -> None:
             {**lu, "players": [swap(p) for p in lu["players"]], "dealer": swap(lu["dealer"])}
             for lu in session.lineups
         ]
-    for record in tables.hands_of(session, include_voided=True):
+    for record in table_ledger.hands_of(session, include_voided=True):
         record.facts = {**record.facts, "declarer": swap(record.facts["declarer"])}
         record.dealer = swap(record.dealer)
-    tables.refold(session, 1)
+    table_ledger.refold(session, 1)
 
 
 # --- evenings -------------------------------------------------------------------------------
 
 
+@unit_of_work
 def new_evening(
     group: Group,
     players: Any,
@@ -304,9 +318,9 @@ def evening_reopened(session: TableSession) -> None:
     if group is None:
         return
     if session.season != group.season:
-        raise tables.Conflict(msg("the evening's season is closed: it cannot be reopened"))
+        raise Conflict(msg("the evening's season is closed: it cannot be reopened"))
     if session.paid_at is not None:
-        raise tables.Conflict(msg("the evening is paid in a collected settle-up"))
+        raise Conflict(msg("the evening is paid in a collected settle-up"))
     if not group.carry_pot:
         return
     later = db.session.scalar(
@@ -315,7 +329,7 @@ def evening_reopened(session: TableSession) -> None:
         )
     )
     if later is not None:
-        raise tables.Conflict(
+        raise Conflict(
             msg("a later evening carried this Haferl on: this evening cannot be reopened")
         )
     pot = session.state["pot"]
@@ -339,21 +353,22 @@ def planned_shares(group: Group) -> dict[str, int]:
     season = evenings(group, group.season)
     if not season:
         # Also what keeps a second tap (or a second device) from closing an empty season.
-        raise tables.Conflict(msg("this season has no evening yet: nothing to close"))
+        raise Conflict(msg("this season has no evening yet: nothing to close"))
     if any(not s.closed for s in season):
-        raise tables.Conflict(msg("an evening of this season is still open: close it first"))
+        raise Conflict(msg("an evening of this season is still open: close it first"))
     attended: dict[str, int] = {}
     for session in season:
-        for player in tables.ledger_for(session).everyone:
+        for player in table_ledger.ledger_for(session).everyone:
             attended[player] = attended.get(player, 0) + 1
     order = [m for m in group.members if m in attended]
     weights = attended if group.share_by == "evenings" else None
     shares = share_out(group.pot_cents, order, weights) if order else {}
     if group.pot_cents and not shares:
-        raise tables.Conflict(msg("nobody played this season: the Haferl stays"))
+        raise Conflict(msg("nobody played this season: the Haferl stays"))
     return shares
 
 
+@unit_of_work
 def close_season(group: Group) -> dict[str, int]:
     """End the season: the Haferl is shared out (`planned_shares`) and a new season
     begins. Returns the shares."""
@@ -363,85 +378,6 @@ def close_season(group: Group) -> dict[str, int]:
     group.season += 1
     _changed(group)
     return shares
-
-
-def closed_seasons(group: Group) -> list[dict[str, Any]]:
-    """Each closed season, in order: its number, the Haferl it ended with and how that was
-    shared out (the Haferl's history across seasons)."""
-    return [
-        {"season": e.season, "pot_cents": e.data["pot"], "shares": dict(e.data["shares"])}
-        for e in history(group)
-        if e.action == "season_close"
-    ]
-
-
-def season_shares(group: Group, season: int) -> dict[str, int]:
-    event = db.session.scalar(
-        select(GroupEvent).where(
-            GroupEvent.group_id == group.id,
-            GroupEvent.season == season,
-            GroupEvent.action == "season_close",
-        )
-    )
-    return dict(event.data["shares"]) if event is not None else {}
-
-
-def played_hands(session: TableSession) -> list[PlayedHand]:
-    ledger = tables.ledger_for(session)
-    hands = []
-    for record in tables.hands_of(session):
-        seated = ledger.seated_at(record.number)
-        hand = Hand.from_json(record.facts)
-        hands.append(
-            PlayedHand(
-                contract=hand.contract,
-                declarer=hand.declarer,
-                players=tuple(p for p in seated if p != record.sitting_out),
-                result=record.result or "",
-                net=dict(record.net or {}),
-                points=hand.points,
-                doublings=hand.doublings,
-            )
-        )
-    return hands
-
-
-def standings(group: Group, season: int) -> list[dict[str, Any]]:
-    closed = [s for s in evenings(group, season) if s.closed]
-    table = season_table(
-        ((evening_nets(s), played_hands(s)) for s in closed), season_shares(group, season)
-    )
-    return [line.to_json(place) for place, line in enumerate(table, 1)]
-
-
-def stats(group: Group, player: str, season: int) -> tuple[PlayerStats, list[int]]:
-    """A player's statistics over the season's closed evenings, and his running balance
-    after each of them (0 before the first)."""
-    if player not in group.members:
-        raise NotFound(msg("no member called %(name)s", name=player))
-    closed = [s for s in evenings(group, season) if s.closed]
-    hands = [h for s in closed for h in played_hands(s)]
-    return player_stats(player, hands), running_balances([player], closed)[player]
-
-
-def running_balances(
-    members: Sequence[str], sessions: Sequence[TableSession]
-) -> dict[str, list[int]]:
-    """Each member's balance after each of `sessions` (0 before the first)."""
-    nets = [evening_nets(s) for s in sessions]
-    running = {}
-    for member in members:
-        balance, line = 0, [0]
-        for net in nets:
-            balance += net.get(member, 0)
-            line.append(balance)
-        running[member] = line
-    return running
-
-
-def evening_nets(session: TableSession) -> dict[str, int]:
-    """Each player's settle-up of the evening, without the Haferl's part."""
-    return {p: c for p, c in tables.settlement(session).balances.items() if p != POT}
 
 
 # --- one settle-up for many evenings -----------------------------------------------------------
@@ -457,12 +393,13 @@ def collected_settlement(group: Group) -> tuple[dict[str, int], list[Any], list[
     sessions = unpaid(group)
     balances: dict[str, int] = {}
     for session in sessions:
-        for account, cents in tables.settlement(session).balances.items():
+        for account, cents in table_ledger.settlement(session).balances.items():
             balances[account] = balances.get(account, 0) + cents
     balances = {a: c for a, c in balances.items() if c}
     return balances, settle(balances), sessions
 
 
+@unit_of_work
 def close_settlement(group: Group) -> list[TableSession]:
     """Mark the evenings of the collected settle-up paid (their history kept). With
     nothing left to pay (a second tablet, a double tap) nothing is written."""

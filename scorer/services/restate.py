@@ -5,12 +5,16 @@ under its write lock, so every line is stored as a message the reader's language
 
 from __future__ import annotations
 
-from flask import current_app
+import logging
+
 from sqlalchemy import String, cast, select
 
-from scorer.extensions import db
-from scorer.services import tables
+from scorer.services import table_ledger
+from scorer.store import table_rows
+from scorer.store.database import db
 from scorer.store.models import HandRecord, TableSession
+
+log = logging.getLogger(__name__)
 
 
 def tables_with_old_lines() -> list[str]:
@@ -34,13 +38,13 @@ def restate_old_explanations() -> int:
     done = 0
     for key in keys:
         try:
-            session = tables.session_for_write(key)
-            tables.refold(session, 1)
+            session = table_rows.session_for_write(key)
+            table_ledger.refold(session, 1)
             db.session.commit()
             done += 1
         except Exception:
             db.session.rollback()
-            current_app.logger.exception("table %s: explanation lines left as stored", key)
+            log.exception("table %s: explanation lines left as stored", key)
     if keys:
-        current_app.logger.info("explanation lines restated at %s of %s tables", done, len(keys))
+        log.info("explanation lines restated at %s of %s tables", done, len(keys))
     return done

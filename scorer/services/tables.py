@@ -13,172 +13,51 @@ cached after the hand before it (`refold`).
 
 from __future__ import annotations
 
-import re
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Row, bindparam, case, func, insert, select, update
+from sqlalchemy import insert, select
 from sqlalchemy.orm.attributes import set_committed_value
 
-from scorer.domain import GAMES, Hand, RuleError
-from scorer.domain.facts import MAX_NAME, parse_players
-from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
-from scorer.domain.message import Msg, msg
+from scorer.domain import Hand, RuleError
+from scorer.domain.facts import parse_players
+from scorer.domain.ledger import Ledger, LedgerState, Lineup
+from scorer.domain.limits import MAX_EVENING_HANDS, MAX_PLAYER_NAME, MAX_TABLE_NAME
+from scorer.domain.message import msg
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
-from scorer.extensions import db
 from scorer.services import events
+from scorer.services.table_ledger import (
+    HAND_COLUMNS,
+    bump_version,
+    bumped,
+    cached_columns,
+    cached_state_before,
+    counted,
+    hand_summary,
+    hands_of,
+    ledger_for,
+    no_such_hand,
+    refold,
+)
+from scorer.store.database import db, unit_of_work
+from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.hand_writes import write_hand
-from scorer.store.locks import begin_write, lock_more, sqlite
 from scorer.store.models import (
-    Group,
     HandRecord,
     HistoryEvent,
     TableSession,
-    TournamentRound,
     TournamentTable,
     utcnow,
 )
+from scorer.store.table_rows import new_key
 
 if TYPE_CHECKING:
     from scorer.formats.evening import ImportPlan
 
 
-def no_such_hand(number: int) -> Msg:
-    return msg("no hand number %(number)s at this table", number=number)
-
-
-class Conflict(Exception):
-    """The request clashes with the session's state: a stale version or a closed evening."""
-
-
-class NotFound(Exception):
-    """No such session or hand."""
-
-
-class HandExists(Conflict):
-    """The hand a device entered as number N when hand N is stored already (another device
-    entered it first): nothing is stored. `hand` is the stored hand's `HAND_COLUMNS` and
-    `voided` whether it was struck out since; `next_number` is the number a hand sent now
-    would get."""
-
-    def __init__(self, message: Msg, hand: Mapping[str, Any], voided: bool, next_number: int):
-        super().__init__(message)
-        self.hand, self.voided, self.next_number = hand, voided, next_number
-
-
-def hand_summary(game_id: str, facts: Mapping[str, Any]) -> Msg:
-    """A hand as players name it: "Berta, Frage, 66 card points" (no points for a Bettel)."""
-    contract = GAMES[game_id].contract_label(facts)
-    points = facts.get("points")
-    if points is None or facts.get("contract") == "bettel":
-        return msg("%(declarer)s, %(contract)s", declarer=facts["declarer"], contract=contract)
-    return msg(
-        "%(declarer)s, %(contract)s, %(points)s card points",
-        declarer=facts["declarer"],
-        contract=contract,
-        points=points,
-    )
-
-
-def new_key() -> str:
-    """An unguessable session key: 192 random bits, URL-safe."""
-    return secrets.token_urlsafe(24)
-
-
-def rules_for(session: TableSession) -> Rules:
-    return Rules.build(session.game, session.system, session.params)
-
-
-def ledger_for(session: TableSession) -> Ledger:
-    lineups = [Lineup.from_json(data) for data in session.lineups or ()]
-    start = lineups.pop(0).players if lineups else tuple(session.players)
-    return Ledger(
-        rules_for(session),
-        start,
-        session.first_dealer,
-        points_only=session.points_only,
-        lineups=tuple(lineups),
-        opening_pot=session.opening_pot or 0,
-    )
-
-
-KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""What a key made by `new_key` looks like; anything else is no key at all."""
-
-MAX_TABLE_NAME = 80
-MAX_HANDS = 2000
-"""Hands an evening (or an imported file) may hold: far more than any real evening, and
-a bound on what one request can make the server fold, list or print."""
-
-
-def get_session(key: str) -> TableSession:
-    session = None
-    if KEY_SHAPE.fullmatch(key):
-        session = db.session.scalar(select(TableSession).where(TableSession.key == key))
-    if session is None:
-        raise NotFound(msg("no table with this key"))
-    return session
-
-
-_LOCK_BY_KEY = (
-    select(TableSession, TournamentTable.round_id)
-    .outerjoin(TournamentTable, TournamentTable.session_id == TableSession.id)
-    .where(TableSession.key == bindparam("key"))
-    .with_for_update(of=TableSession)
-    .execution_options(populate_existing=True)
-)
-"""PostgreSQL: lock the table with this key and say whether it belongs to a round
-(built once: every write to a table starts here)."""
-
-
-def session_for_write(key: str, writes: int = 1) -> TableSession:
-    """The session named by `key`, locked for this transaction (see `scorer.store.locks`), for
-    `writes` writes in this transaction.
-
-    A tournament's round closes when its last table is done, and whoever may close it holds
-    the round's lock, taken before the table's (the order every writer keeps). Only a write
-    that may finish its table needs it: when the table is `writes` hands or fewer from done
-    (or done). The other writes at the round's tables lock their own table only, so fifty
-    tables do not queue on one round (`writes_before_done` says how many may go together).
-
-    On PostgreSQL one statement locks the table and says whether it belongs to a round;
-    only then (rarely) is the lock given back and taken again in the round's order."""
-    if not KEY_SHAPE.fullmatch(key):
-        raise NotFound(msg("no table with this key"))
-    begin_write()
-    if sqlite():  # one writer at a time already excludes everyone else
-        found = lock_more(TableSession, TableSession.key == key)
-    else:
-        row = db.session.execute(_LOCK_BY_KEY, {"key": key}).first()
-        found, round_id = row if row is not None else (None, None)
-        if round_id is not None and writes_before_done(found) < writes:
-            begin_write()
-            lock_more(TournamentRound, TournamentRound.id == round_id)
-            found = lock_more(TableSession, TableSession.key == key)
-    if found is None:
-        raise NotFound(msg("no table with this key"))
-    if found.group_id is not None and not sqlite():
-        # A Stammtisch evening: its group first, as every writer of the group does.
-        begin_write()
-        lock_more(Group, Group.id == found.group_id)
-        found = lock_more(TableSession, TableSession.key == key)
-        if found is None:
-            raise NotFound(msg("no table with this key"))
-    return found
-
-
-def writes_before_done(session: TableSession) -> int:
-    """How many writes may go in one transaction that cannot finish the table: one fewer
-    than the hands it still lacks (each write adds a hand at most); any number at a table
-    without planned hands, none at a table that is done."""
-    if session.hands_planned is None:
-        return MAX_HANDS
-    return max(session.hands_planned - session.live_hands - 1, 0)
-
-
+@unit_of_work
 def create_session(
     name: str,
     game: str,
@@ -197,7 +76,7 @@ def create_session(
     stored = rules.stored_params()
     players = parse_players(players)
     if first_dealer:
-        first_dealer = clean_name(first_dealer, "first_dealer", MAX_NAME)
+        first_dealer = clean_name(first_dealer, "first_dealer", MAX_PLAYER_NAME)
     ledger = Ledger(
         rules,
         tuple(players),
@@ -226,6 +105,7 @@ def create_session(
     return session
 
 
+@unit_of_work
 def record_hand(
     session: TableSession,
     hand: Hand,
@@ -255,9 +135,12 @@ def record_hand(
         raise Conflict(
             msg("all %(count)s hands of this table are entered", count=session.hands_planned)
         )
-    if session.hand_count >= MAX_HANDS:
+    if session.hand_count >= MAX_EVENING_HANDS:
         raise Conflict(
-            msg("an evening holds at most %(count)s hands: start a new table", count=MAX_HANDS)
+            msg(
+                "an evening holds at most %(count)s hands: start a new table",
+                count=MAX_EVENING_HANDS,
+            )
         )
     _check_number(session, number)
     ledger = ledger_for(session)
@@ -274,13 +157,13 @@ def record_hand(
         "voided": False,
         "created_at": now,
         "updated_at": now,
-        **_cached(entry, state),
+        **cached_columns(entry, state),
     }
     table = {
         "state": state.to_json(),
         "hand_count": number,
-        "declarer_tally": _counted(session.declarer_tally, entry.score.result, hand.declarer),
-        **_bumped(session),
+        "declarer_tally": counted(session.declarer_tally, entry.score.result, hand.declarer),
+        **bumped(session),
     }
     line = _history_line(
         session, "record", number, {"hand": stored["facts"], "dealer": entry.dealer}
@@ -329,6 +212,7 @@ def _check_number(session: TableSession, number: Any) -> None:
     raise HandExists(said, row, voided, following)
 
 
+@unit_of_work
 def edit_hand(
     session: TableSession, number: int, version: Any, hand: Hand, dealer: str | None = None
 ) -> HandRecord:
@@ -350,6 +234,7 @@ def edit_hand(
     return record
 
 
+@unit_of_work
 def void_hand(session: TableSession, number: int, version: Any) -> HandRecord:
     """Take a hand out of the ledger; it stays in the history."""
     _require_open(session)
@@ -361,6 +246,7 @@ def void_hand(session: TableSession, number: int, version: Any) -> HandRecord:
     return record
 
 
+@unit_of_work
 def import_session(plan: ImportPlan) -> TableSession:
     """An evening from an export under a new key: every hand recorded in order with its
     dealer, a voided hand voided right after it is recorded (so numbers and history match
@@ -405,12 +291,13 @@ def replay_hands(session: TableSession, plan: ImportPlan, upto: int | None = Non
             change_players(session, change.players, change.dealer)
 
 
+@unit_of_work
 def close_session(session: TableSession, *, with_round: bool = False) -> None:
     """End the evening. A tournament table is closed only with its round (`with_round`):
     its key is in every player's hand, and a table ended early would end for good."""
     require_closable(session, with_round=with_round)
     session.closed_at = utcnow()
-    _changed(session)
+    bump_version(session)
     _history(
         session, "close", data={"balances": session.state["balances"], "pot": session.state["pot"]}
     )
@@ -429,6 +316,7 @@ def in_tournament(session: TableSession) -> bool:
     return db.session.scalar(found) is not None
 
 
+@unit_of_work
 def change_players(
     session: TableSession,
     players: Sequence[str],
@@ -446,7 +334,7 @@ def change_players(
         raise Conflict(msg("at a tournament table the draw decides who plays"))
     players = tuple(parse_players(list(players)))
     if dealer is not None:
-        dealer = clean_name(dealer, "dealer", MAX_NAME)
+        dealer = clean_name(dealer, "dealer", MAX_PLAYER_NAME)
     ledger = ledger_for(session)
     state = LedgerState.from_json(session.state)
     seated = ledger.seated(state)
@@ -469,12 +357,12 @@ def change_players(
         return
     changed = replace(ledger, lineups=tuple(Lineup.from_json(data) for data in lineups[1:]))
     # From the state after the last live hand: the change in effect for the next hand.
-    before = _state_before(session, at) if session.hand_count else None
+    before = cached_state_before(session, at) if session.hand_count else None
     state = changed.ready(before or changed_fold(session, changed), at)
     session.lineups = lineups
     session.players = list(players)
     session.state = state.to_json()
-    _changed(session)
+    bump_version(session)
     _history(session, "players", data={"players": list(players), "dealer": dealer, "at": at})
 
 
@@ -485,7 +373,7 @@ def _restart(session: TableSession, players: tuple[str, ...], dealer: str) -> No
     session.first_dealer = dealer
     session.lineups = None
     session.state = ledger.start().to_json()
-    _changed(session)
+    bump_version(session)
     _history(session, "players", data={"players": list(players), "dealer": dealer, "at": 1})
 
 
@@ -495,6 +383,7 @@ def changed_fold(session: TableSession, ledger: Ledger) -> LedgerState:
     return state
 
 
+@unit_of_work
 def reopen_session(session: TableSession) -> None:
     """Open a closed evening again. A tournament table is closed with its round and stays
     closed."""
@@ -504,324 +393,8 @@ def reopen_session(session: TableSession) -> None:
         raise Conflict(msg("a tournament table is closed with its round"))
     events.table_reopened.send(session)
     session.closed_at = None
-    _changed(session)
+    bump_version(session)
     _history(session, "reopen")
-
-
-def hands_of(session: TableSession, include_voided: bool = False) -> list[HandRecord]:
-    query = select(HandRecord).where(HandRecord.session_id == session.id)
-    if not include_voided:
-        query = query.where(HandRecord.voided.is_(False))
-    return list(db.session.scalars(query.order_by(HandRecord.number)))
-
-
-HAND_COLUMNS = (
-    "number",
-    "version",
-    "dealer",
-    "sitting_out",
-    "facts",
-    "result",
-    "net",
-    "explanation",
-    "round",
-    "new_round",
-    "round_end",
-    "pot_after",
-)
-"""What the API shows of a hand."""
-
-
-def live_hand_rows(session: TableSession) -> list[Mapping[str, Any]]:
-    """The `HAND_COLUMNS` of every live hand as plain rows: at 2,000 hands, building ORM
-    objects would be most of the time the session JSON takes."""
-    return [row._mapping for row in hand_rows(session, HAND_COLUMNS)]
-
-
-SHEET_COLUMNS = (
-    *(name for name in HAND_COLUMNS if name != "explanation"),
-    "voided",
-    "factor",
-    "state_after",
-    "round_end_explanation",
-)
-"""What a score sheet reads of a hand; its explanation only where a round ended (the
-Haferl's shortfall is printed there)."""
-
-
-def hand_rows(
-    session: TableSession, columns: Sequence[str], include_voided: bool = False
-) -> list[Row]:
-    """`columns` of the session's hands (live ones unless `include_voided`) as rows read
-    by attribute or through `_mapping`, by number; for a read of every hand, where ORM
-    objects would cost more than the read. The column `round_end_explanation` is a hand's
-    explanation when it ended a round, else None."""
-    selected = [
-        case((HandRecord.round_end.is_(True), HandRecord.explanation)).label(name)
-        if name == "round_end_explanation"
-        else getattr(HandRecord, name)
-        for name in columns
-    ]
-    query = select(*selected).where(HandRecord.session_id == session.id)
-    if not include_voided:
-        query = query.where(HandRecord.voided.is_(False))
-    return list(db.session.execute(query.order_by(HandRecord.number)))
-
-
-def latest_hands(session: TableSession, count: int) -> list[HandRecord]:
-    """The last `count` live hands, the latest first."""
-    return list(
-        db.session.scalars(
-            select(HandRecord)
-            .where(HandRecord.session_id == session.id, HandRecord.voided.is_(False))
-            .order_by(HandRecord.number.desc())
-            .limit(count)
-        )
-    )
-
-
-def live_hand(session: TableSession, number: int) -> HandRecord:
-    """Hand `number` of the session unless it was voided; NotFound otherwise."""
-    record = db.session.scalar(
-        select(HandRecord).where(
-            HandRecord.session_id == session.id,
-            HandRecord.number == number,
-            HandRecord.voided.is_(False),
-        )
-    )
-    if record is None:
-        raise NotFound(no_such_hand(number))
-    return record
-
-
-def voided_hand(session: TableSession, number: int) -> HandRecord | None:
-    """Hand `number` when it is struck out (for Undo to put it back into the form)."""
-    return db.session.scalar(
-        select(HandRecord).where(
-            HandRecord.session_id == session.id,
-            HandRecord.number == number,
-            HandRecord.voided.is_(True),
-        )
-    )
-
-
-def live_hands_after(session: TableSession, number: int) -> int:
-    """How many live hands come after hand `number`: the ones a change to it settles anew."""
-    return (
-        db.session.scalar(
-            select(func.count())
-            .select_from(HandRecord)
-            .where(
-                HandRecord.session_id == session.id,
-                HandRecord.number > number,
-                HandRecord.voided.is_(False),
-            )
-        )
-        or 0
-    )
-
-
-def history(session: TableSession) -> list[HistoryEvent]:
-    """Everything that happened at the table, in order."""
-    return list(
-        db.session.scalars(
-            select(HistoryEvent)
-            .where(HistoryEvent.session_id == session.id)
-            .order_by(HistoryEvent.id)
-        )
-    )
-
-
-def hands_numbered(session: TableSession, first: int, last: int) -> list[HandRecord]:
-    """The hands numbered `first`..`last`, voided ones included: one page of the list."""
-    return list(
-        db.session.scalars(
-            select(HandRecord)
-            .where(
-                HandRecord.session_id == session.id,
-                HandRecord.number >= first,
-                HandRecord.number <= last,
-            )
-            .order_by(HandRecord.number)
-        )
-    )
-
-
-Standing = tuple[dict[str, int], int]
-"""Every player's balance and what the pot holds, at one point of the evening."""
-
-
-def standings(
-    session: TableSession, records: Sequence[HandRecord | Row]
-) -> tuple[Standing, dict[int, Standing]]:
-    """Where the evening stood before the first hand and after each live hand of `records`
-    (by number), as the ledger cached it (`hand.state_after`). Hands recorded before that
-    cache existed are folded afresh in memory; nothing is written on a read."""
-    start = ledger_for(session).start()
-    live = [r for r in records if not r.voided]
-    if all(r.state_after is not None for r in live):
-        after = {r.number: (r.state_after["balances"], r.state_after["pot"]) for r in live}
-    else:
-        entries, _ = fold_session(session)
-        after = {e.number: (e.balances_after, e.pot_after) for e in entries}
-    return (start.balances, start.pot), after
-
-
-def fold_session(session: TableSession) -> tuple[list[Entry], LedgerState]:
-    """A fresh fold of the session's hands, ignoring the cache."""
-    records = hands_of(session)
-    return ledger_for(session).fold((r.number, Hand.from_json(r.facts), r.dealer) for r in records)
-
-
-def refold(session: TableSession, from_number: int = 1) -> LedgerState:
-    """Fold the live hands from `from_number` on again, starting from the state cached
-    after the live hand before it, and rewrite their cache; a RuleError rolls back the
-    edit. Hands before `from_number` are neither read nor written."""
-    ledger = ledger_for(session)
-    state = _state_before(session, from_number) if from_number > 1 else None
-    if state is None:
-        from_number, state = 1, ledger.start()
-    # Only what the fold reads is loaded, and the cache is written with one executemany
-    # (an ORM object per hand would cost more than the fold at 2,000 hands).
-    later = db.session.execute(
-        select(HandRecord.id, HandRecord.number, HandRecord.facts, HandRecord.dealer)
-        .where(
-            HandRecord.session_id == session.id,
-            HandRecord.number >= from_number,
-            HandRecord.voided.is_(False),
-        )
-        .order_by(HandRecord.number)
-    ).all()
-    cached = []
-    for row in later:
-        entry, state = ledger.play(state, row.number, Hand.from_json(row.facts), row.dealer)
-        cached.append({"hand_id": row.id, **_cached(entry, state)})
-    if cached:
-        hands = HandRecord.__table__
-        write = (
-            hands.update()
-            .where(hands.c.id == bindparam("hand_id"))
-            .values({column: bindparam(column) for column in CLEARED})
-        )
-        db.session.execute(write, cached)
-    db.session.execute(  # a hand struck out has no cache (it is not in the ledger)
-        update(HandRecord)
-        .where(
-            HandRecord.session_id == session.id,
-            HandRecord.number >= from_number,
-            HandRecord.voided.is_(True),
-            HandRecord.state_after.is_not(None),
-        )
-        .values(**CLEARED)
-        .execution_options(synchronize_session=False)
-    )
-    for record in list(db.session.identity_map.values()):
-        if isinstance(record, HandRecord) and record.number >= from_number:
-            db.session.expire(record)  # read again from what was just written
-    session.state = ledger.ready(state, session.hand_count + 1).to_json()
-    session.declarer_tally = _tally(session)
-    _changed(session)
-    db.session.flush()
-    return state
-
-
-def _counted(
-    tally: Mapping[str, Mapping[str, int]], result: str, declarer: str
-) -> dict[str, dict[str, int]]:
-    """`tally` (see `TableSession.declarer_tally`) with one more hand that ended `result`."""
-    counted = {outcome: dict(by_declarer) for outcome, by_declarer in tally.items()}
-    by_declarer = counted.setdefault(result, {})
-    by_declarer[declarer] = by_declarer.get(declarer, 0) + 1
-    return counted
-
-
-def _tally(session: TableSession) -> dict[str, dict[str, int]]:
-    """`TableSession.declarer_tally` counted afresh from the live hands, in the database
-    (after a refold has written their results)."""
-    declarer = HandRecord.facts["declarer"].as_string()
-    rows = db.session.execute(
-        select(HandRecord.result, declarer, func.count())
-        .where(
-            HandRecord.session_id == session.id,
-            HandRecord.voided.is_(False),
-            HandRecord.result.is_not(None),
-        )
-        .group_by(HandRecord.result, declarer)
-    )
-    tally: dict[str, dict[str, int]] = {}
-    for result, name, hands in rows:
-        tally.setdefault(result, {})[name] = hands
-    return tally
-
-
-def state_before(session: TableSession, number: int) -> LedgerState:
-    """The ledger's state just before hand `number` (what an edit of it is played from)."""
-    state = _state_before(session, number) if number > 1 else None
-    if state is not None:
-        return state
-    earlier = [r for r in hands_of(session) if r.number < number]
-    _, state = ledger_for(session).fold(
-        (r.number, Hand.from_json(r.facts), r.dealer) for r in earlier
-    )
-    return state
-
-
-def _state_before(session: TableSession, number: int) -> LedgerState | None:
-    """The cached state after the last live hand before `number`; None when there is no
-    such hand or its cache predates the per-hand states (then the fold starts over)."""
-    previous = db.session.scalar(
-        select(HandRecord.state_after)
-        .where(
-            HandRecord.session_id == session.id,
-            HandRecord.number < number,
-            HandRecord.voided.is_(False),
-        )
-        .order_by(HandRecord.number.desc())
-        .limit(1)
-    )
-    return LedgerState.from_json(previous) if previous else None
-
-
-def _changed(session: TableSession) -> None:
-    """Every write bumps the table's version: exports cached per version go stale."""
-    for name, value in _bumped(session).items():
-        setattr(session, name, value)
-
-
-def _bumped(session: TableSession) -> dict[str, Any]:
-    """The table's next version and when it was written."""
-    return {"version": session.version + 1, "updated_at": utcnow()}
-
-
-def _cached(entry: Entry, state: LedgerState) -> dict[str, Any]:
-    """A live hand's cached columns: what folding it gave."""
-    return {
-        "state_after": state.to_json(),
-        "result": entry.score.result,
-        "net": entry.net,
-        "explanation": [line.to_json() for line in entry.score.explanation],
-        "sitting_out": entry.sitting_out,
-        "round": entry.round,
-        "new_round": entry.new_round,
-        "round_end": entry.round_end,
-        "pot_after": entry.pot_after,
-        "factor": entry.factor,
-    }
-
-
-CLEARED: dict[str, Any] = {
-    "state_after": None,
-    "result": None,
-    "net": None,
-    "explanation": None,
-    "sitting_out": None,
-    "round": None,
-    "pot_after": None,
-    "new_round": False,
-    "round_end": False,
-    "factor": 1,
-}
-"""The cached columns of a hand struck out."""
 
 
 def _live_hand(session: TableSession, number: int, version: Any) -> HandRecord:
@@ -881,8 +454,3 @@ def _history_line(
         "data": data or {},
         "at": utcnow(),
     }
-
-
-def settlement(session: TableSession) -> Settlement:
-    """The settle-up of the session as it stands (`Ledger.settle_up`)."""
-    return ledger_for(session).settle_up(LedgerState.from_json(session.state))

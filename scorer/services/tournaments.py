@@ -16,9 +16,15 @@ from typing import Any
 from sqlalchemy import func, select
 
 from scorer.domain import RuleError
-from scorer.domain.facts import MAX_NAME
 from scorer.domain.ledger import Ledger
-from scorer.domain.message import msg
+from scorer.domain.limits import (
+    MAX_DEALS_PER_PLAYER,
+    MAX_PLAYER_NAME,
+    MAX_TOURNAMENT_NAME,
+    MAX_TOURNAMENT_PLAYERS,
+    MAX_TOURNAMENT_ROUNDS,
+)
+from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.tournament import (
@@ -34,8 +40,10 @@ from scorer.domain.tournament import (
     table_sizes,
     tournament_rules,
 )
-from scorer.extensions import db
-from scorer.services import events, tables
+from scorer.services import events, table_ledger, tables
+from scorer.store import table_rows
+from scorer.store.database import db, unit_of_work
+from scorer.store.errors import NotFound
 from scorer.store.locks import lock_more, lock_one
 from scorer.store.models import (
     HandRecord,
@@ -48,13 +56,13 @@ from scorer.store.models import (
     utcnow,
 )
 
-MAX_PLAYERS = 400
-MAX_ROUNDS = 20
-MAX_TOURNAMENT_NAME = 50
-"""So that every table's name, "<name> · Runde 20 · Tisch 100", fits its 80 characters."""
 DEFAULT_DEALS = 4
 """Each player deals this often per round: 16 hands at a table of four (the dealer sits
 out, so everyone plays 12), 12 at a table of three (everyone plays all 12)."""
+
+
+def whole_number_between(low: int, high: int) -> Msg:
+    return msg("must be a whole number %(low)s..%(high)s", low=low, high=high)
 
 
 class TournamentError(Exception):
@@ -69,12 +77,12 @@ def parse_player_list(text: str | list[str]) -> list[str]:
         lines = text
     else:
         raise RuleError.one("players", msg("must be a list of names"))
-    names = [clean_name(line, "players", MAX_NAME) for line in lines if line.strip()]
+    names = [clean_name(line, "players", MAX_PLAYER_NAME) for line in lines if line.strip()]
     errors = []
     if len(names) < 3:
         errors.append(msg("a tournament needs at least 3 players"))
-    if len(names) > MAX_PLAYERS:
-        errors.append(msg("at most %(count)s players", count=MAX_PLAYERS))
+    if len(names) > MAX_TOURNAMENT_PLAYERS:
+        errors.append(msg("at most %(count)s players", count=MAX_TOURNAMENT_PLAYERS))
     if any(same_name(n, POT) for n in names):
         errors.append(pot_name_taken())
     if clash := look_alike(names):
@@ -84,6 +92,7 @@ def parse_player_list(text: str | list[str]) -> list[str]:
     return names
 
 
+@unit_of_work
 def create_tournament(
     organiser: Organiser,
     name: str,
@@ -96,21 +105,25 @@ def create_tournament(
     deals_per_player: int = DEFAULT_DEALS,
 ) -> Tournament:
     rules = tournament_rules(game, system, params)
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Msg]] = {}
     try:
         name = clean_name(name, "name", MAX_TOURNAMENT_NAME)
     except RuleError as exc:
         errors.update(exc.fields)
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-        errors["rounds"] = [f"must be 1..{MAX_ROUNDS}"]
+    if (
+        not isinstance(rounds, int)
+        or isinstance(rounds, bool)
+        or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS
+    ):
+        errors["rounds"] = [whole_number_between(1, MAX_TOURNAMENT_ROUNDS)]
     if (
         not isinstance(deals_per_player, int)
         or isinstance(deals_per_player, bool)
-        or not 1 <= deals_per_player <= 20
+        or not 1 <= deals_per_player <= MAX_DEALS_PER_PLAYER
     ):
-        errors["deals_per_player"] = ["must be 1..20"]
+        errors["deals_per_player"] = [whole_number_between(1, MAX_DEALS_PER_PLAYER)]
     if not set(rules.game.players) & {3, 4}:
-        errors["game"] = ["tournaments seat tables of 3 and 4: not for a two-player game"]
+        errors["game"] = [msg("tournaments seat tables of 3 and 4: not for a two-player game")]
     if errors:
         raise RuleError(errors)
     stored = rules.stored_params()
@@ -153,23 +166,23 @@ def get_tournament(
     else:
         tournament = db.session.get(Tournament, tournament_id)
     if tournament is None or tournament.organiser_id != organiser_id:
-        raise tables.NotFound(msg("no such tournament"))
+        raise NotFound(msg("no such tournament"))
     return tournament
 
 
 def get_public(key: str) -> Tournament:
     tournament = None
-    if tables.KEY_SHAPE.fullmatch(key):
+    if table_rows.KEY_SHAPE.fullmatch(key):
         tournament = db.session.scalar(select(Tournament).where(Tournament.key == key))
     if tournament is None:
-        raise tables.NotFound(msg("no such tournament"))
+        raise NotFound(msg("no such tournament"))
     return tournament
 
 
 def get_round(tournament: Tournament, number: int) -> TournamentRound:
     round_ = next((r for r in tournament.round_list if r.number == number), None)
     if round_ is None:
-        raise tables.NotFound(msg("round %(number)s has not been drawn", number=number))
+        raise NotFound(msg("round %(number)s has not been drawn", number=number))
     return round_
 
 
@@ -186,9 +199,10 @@ def hands_for(tournament: Tournament, table_size: int) -> int:
     return hands_per_table(table_size, tournament.deals_per_player)
 
 
+@unit_of_work
 def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A late entry: plays from the next round that is drawn."""
-    name = clean_name(name, "name", MAX_NAME)
+    name = clean_name(name, "name", MAX_PLAYER_NAME)
     if same_name(name, POT):
         raise RuleError.one("name", pot_name_taken())
     taken = next((p.name for p in tournament.players if same_name(p.name, name)), None)
@@ -202,11 +216,12 @@ def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     return player
 
 
+@unit_of_work
 def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A withdrawal: plays no round after the current one."""
     player = next((p for p in tournament.players if p.name == name), None)
     if player is None:
-        raise tables.NotFound(msg("no player called %(name)s in this tournament", name=name))
+        raise NotFound(msg("no player called %(name)s in this tournament", name=name))
     current = current_round(tournament)
     player.withdrawn_after = current.number if current else 0
     if player.joined_round > player.withdrawn_after:
@@ -215,6 +230,7 @@ def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     return player
 
 
+@unit_of_work
 def draw_round(tournament: Tournament) -> TournamentRound:
     """Draw the next round's tables (reproducible from the stored seed) and open a table
     session for each."""
@@ -263,6 +279,7 @@ def started(round_: TournamentRound) -> bool:
     return any(t.session.hand_count for t in round_.tables)
 
 
+@unit_of_work
 def swap_players(round_: TournamentRound, a: str, b: str) -> None:
     """Swap two players' seats while no hand of the round has been recorded."""
     lock_round(round_)
@@ -277,7 +294,9 @@ def swap_players(round_: TournamentRound, a: str, b: str) -> None:
         if session.players != players:
             session.players = players
             session.first_dealer = players[0]
-            ledger = Ledger(tables.rules_for(session), tuple(players), players[0], points_only=True)
+            ledger = Ledger(
+                table_ledger.rules_for(session), tuple(players), players[0], points_only=True
+            )
             session.state = ledger.start().to_json()
     db.session.flush()
 
@@ -296,6 +315,7 @@ def lock_round(round_: TournamentRound) -> None:
     ).all()
 
 
+@unit_of_work
 def close_round(round_: TournamentRound) -> None:
     lock_round(round_)
     if round_.closed:

@@ -1,8 +1,7 @@
 """The pages of a Stammtisch group: the group itself, a new evening in one tap, a member's
 statistics, the season report."""
 
-from flask import Blueprint
+from scorer.stammtisch import routes  # noqa: F401 (registers the routes)
+from scorer.stammtisch.blueprint import bp
 
-bp = Blueprint("stammtisch", __name__)
-
-from scorer.stammtisch import routes  # noqa: E402,F401
+__all__ = ["bp"]

@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, Optional
 
+from scorer.domain.limits import MAX_GROUP_NAME, MAX_MEMBERS_TEXT, MAX_PLAYER_NAME
 from scorer.domain.registry import Game, System
 from scorer.table.forms import options, params_data, with_params
 
@@ -17,10 +18,10 @@ class NewGroupForm(FlaskForm):
 
     game = HiddenField()
     system = HiddenField()
-    name = StringField(_l("Name of the group"), [Optional(), Length(max=80)])
+    name = StringField(_l("Name of the group"), [Optional(), Length(max=MAX_GROUP_NAME)])
     members = TextAreaField(
         _l("Who belongs to it? (one name per line)"),
-        [InputRequired(_l("Names are missing")), Length(max=2000)],
+        [InputRequired(_l("Names are missing")), Length(max=MAX_MEMBERS_TEXT)],
     )
     carry_pot = BooleanField(_l("The Haferl stays from evening to evening"), default=True)
     settle = RadioField(
@@ -47,7 +48,9 @@ class GroupRulesForm(FlaskForm):
 
 
 class RenameForm(FlaskForm):
-    name = StringField(_l("New name"), [InputRequired(_l("Name is missing")), Length(max=40)])
+    name = StringField(
+        _l("New name"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
+    )
 
 
 def group_form(game: Game, system: System, formdata=None) -> NewGroupForm:

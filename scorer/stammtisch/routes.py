@@ -12,15 +12,17 @@ from flask_babel import gettext as _
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.validation import whole_number
 from scorer.exports.routes import csv_response
-from scorer.extensions import NEW_TABLES, PDFS, db
+from scorer.extensions import NEW_TABLES, PDFS
 from scorer.i18n import in_each_language
-from scorer.i18n.catalogue import euros, say, say_error
+from scorer.i18n.catalogue import say, say_error
+from scorer.i18n.formats import euros
 from scorer.live import conditional, live_etag
 from scorer.reports import season
-from scorer.reports.pdf import file_language, long_date
-from scorer.services import groups, tables
-from scorer.stammtisch import bp
+from scorer.reports.paper import file_language, long_date
+from scorer.services import groups, seasons
+from scorer.stammtisch.blueprint import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
+from scorer.store.errors import Conflict, NotFound
 from scorer.table.forms import (
     attach_errors,
     game_chooser,
@@ -39,7 +41,7 @@ def load_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
         writes = request.method not in ("GET", "HEAD")
         try:
             g.group = (groups.group_for_write if writes else groups.get_group)(key)
-        except tables.NotFound:
+        except NotFound:
             abort(404, _("This group does not exist. Is the link right?"))
 
 
@@ -51,8 +53,8 @@ def add_group_key(endpoint: str, values: dict[str, Any]) -> None:
         values["group_key"] = group.key
 
 
-@bp.errorhandler(tables.Conflict)
-def conflict(exc: tables.Conflict):
+@bp.errorhandler(Conflict)
+def conflict(exc: Conflict):
     flash(say_error(exc), "error")
     return redirect(url_for("stammtisch.group"))
 
@@ -87,7 +89,6 @@ def new_group():
         except ValueError as exc:
             form.form_errors.append(say_error(exc))
         else:
-            db.session.commit()
             return redirect(url_for("stammtisch.group", group_key=group.key))
     return render_template(
         "stammtisch/new.html",
@@ -124,7 +125,6 @@ def rules():
         except ValueError as exc:
             form.form_errors.append(say_error(exc))
         else:
-            db.session.commit()
             flash(_("Rules saved: they apply from evening %(number)s on.", number=first), "info")
             return redirect(url_for("stammtisch.group"))
     return render_template(
@@ -186,11 +186,11 @@ def render_group(etag: str, season: int) -> str:
         evenings=evenings,
         season=season,
         in_season=season_args(season),
-        closed_seasons=groups.closed_seasons(group),
+        closed_seasons=seasons.closed_seasons(group),
         away=away,
         rules_changes=groups.rules_changes(group),
         system=SYSTEMS[group.system],
-        standings=groups.standings(group, season),
+        standings=seasons.standings(group, season),
         order=order,
         tonight=set(last_seating),
         collected=groups.collected_settlement(group) if group.settle == "collected" else None,
@@ -224,7 +224,6 @@ def new_evening():
     except RuleError as exc:
         flash("; ".join(say(m) for ms in exc.fields.values() for m in ms), "error")
         return redirect(url_for("stammtisch.group"))
-    db.session.commit()
     return redirect(url_for("table.table", key=session.key))
 
 
@@ -236,7 +235,7 @@ def close_season():
         shares = groups.planned_shares(g.group)
         final = [
             (line["player"], line["net_cents"] + shares.get(line["player"], 0))
-            for line in groups.standings(g.group, g.group.season)
+            for line in seasons.standings(g.group, g.group.season)
         ]
         return render_template(
             "stammtisch/confirm_season.html",
@@ -246,7 +245,6 @@ def close_season():
             form=form,
         )
     shares = groups.close_season(g.group)
-    db.session.commit()
     given = ", ".join(f"{player} {euros(cents)}" for player, cents in shares.items())
     if given:
         flash(_("Season closed; the Haferl is shared out: %(shares)s.", shares=given), "info")
@@ -259,7 +257,6 @@ def close_season():
 def close_settlement():
     checked_form()
     paid = groups.close_settlement(g.group)
-    db.session.commit()
     if not paid:
         flash(_("Nothing left to pay: every closed evening is paid."), "info")
     else:
@@ -277,8 +274,8 @@ def player(name: str):
     group = g.group
     season = chosen_season()
     try:
-        stats, running = groups.stats(group, name, season)
-    except tables.NotFound:
+        stats, running = seasons.stats(group, name, season)
+    except NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     stats = stats.to_json()
     average = stats["average_points_as_declarer"]
@@ -307,12 +304,11 @@ def rename(name: str):
         return redirect(url_for("stammtisch.player", name=name))
     try:
         new = groups.rename_member(g.group, name, form.name.data)
-    except tables.NotFound:
+    except NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     except RuleError as exc:
         flash(say_error(exc), "error")
         return redirect(url_for("stammtisch.player", name=name))
-    db.session.commit()
     flash(_("%(old)s is now called %(new)s.", old=name, new=new), "info")
     return redirect(url_for("stammtisch.player", name=new))
 
@@ -324,9 +320,8 @@ def coming(name: str):
     checked_form()
     try:
         groups.set_coming(g.group, name, request.form.get("kommt") == "ja")
-    except tables.NotFound:
+    except NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
-    db.session.commit()
     return redirect(url_for("stammtisch.player", name=name))
 
 
@@ -373,5 +368,5 @@ def player_chart(name: str):
     group = g.group
     if name not in group.members:
         abort(404, _("%(name)s does not belong to this group.", name=name))
-    _stats, running = groups.stats(group, name, chosen_season())
+    _stats, running = seasons.stats(group, name, chosen_season())
     return Response(season.season_chart([name], {name: running}), mimetype="image/svg+xml")

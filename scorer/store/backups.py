@@ -331,7 +331,7 @@ def register(app) -> None:
         app.cli.add_command(group)
 
     def database() -> Path:
-        from scorer.extensions import db
+        from scorer.store.database import db
 
         path = sqlite_file(db.engine.url)
         if path is None:
@@ -359,7 +359,7 @@ def register(app) -> None:
     def restore_command(path: Path) -> None:
         """Put a backup back in place of the SQLite database (stop the server first)."""
         target = database()
-        from scorer.extensions import db
+        from scorer.store.database import db
 
         db.engine.dispose()
         try:

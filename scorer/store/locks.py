@@ -13,7 +13,7 @@ Locks are always taken in one order, so two writers never wait for each other in
 circle: tournament → round → the round's table sessions (by id), and Stammtisch → evening.
 A write that may finish a tournament table therefore locks its round before its table;
 the other writes at that table lock the table alone and never take the round's lock
-(`scorer.services.tables.session_for_write`).
+(`scorer.services.table_rows.session_for_write`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 from sqlalchemy import event, select, text
 from sqlalchemy.engine import Engine
 
-from scorer.extensions import db
 from scorer.store.busy import Busy
+from scorer.store.database import db
 
 Model = TypeVar("Model")
 

@@ -2,7 +2,7 @@
 
 Balances are not stored as a truth of their own: `TableSession.state` and the result
 columns of `HandRecord` are a cache of the ledger fold, rebuilt from the hands by
-`scorer.services.tables.refold` and checked against a fresh fold in the tests.
+`scorer.services.table_ledger.refold` and checked against a fresh fold in the tests.
 """
 
 from __future__ import annotations
@@ -16,7 +16,16 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorer.extensions import db
+from scorer.domain.limits import (
+    MAX_EMAIL,
+    MAX_GROUP_NAME,
+    MAX_ID,
+    MAX_IDEMPOTENCY_KEY,
+    MAX_ORGANISER_NAME,
+    MAX_PLAYER_NAME,
+    MAX_TABLE_NAME,
+)
+from scorer.store.database import db
 
 
 def utcnow() -> datetime:
@@ -30,13 +39,13 @@ class TableSession(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    name: Mapped[str] = mapped_column(String(80))
-    game: Mapped[str] = mapped_column(String(40))
-    system: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(MAX_TABLE_NAME))
+    game: Mapped[str] = mapped_column(String(MAX_ID))
+    system: Mapped[str] = mapped_column(String(MAX_ID))
     params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     players: Mapped[list[str]] = mapped_column(JSON)
     """Who sits at the table now, in dealing order."""
-    first_dealer: Mapped[str] = mapped_column(String(40))
+    first_dealer: Mapped[str] = mapped_column(String(MAX_PLAYER_NAME))
     lineups: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     """When players came or went: every lineup of the evening, the first one included, as
     `Lineup.to_json` ({"at", "players", "dealer"}); None while the players never changed."""
@@ -106,10 +115,10 @@ class HandRecord(db.Model):
     session_id: Mapped[int] = mapped_column(ForeignKey("table_session.id"), index=True)
     number: Mapped[int]
     version: Mapped[int] = mapped_column(default=1)
-    dealer: Mapped[str] = mapped_column(String(40))
+    dealer: Mapped[str] = mapped_column(String(MAX_PLAYER_NAME))
     facts: Mapped[dict[str, Any]] = mapped_column(JSON)
     voided: Mapped[bool] = mapped_column(default=False)
-    idempotency_key: Mapped[str | None] = mapped_column(String(200), default=None)
+    idempotency_key: Mapped[str | None] = mapped_column(String(MAX_IDEMPOTENCY_KEY), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -119,7 +128,7 @@ class HandRecord(db.Model):
     result: Mapped[str | None] = mapped_column(String(8), default=None)
     net: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
     explanation: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
-    sitting_out: Mapped[str | None] = mapped_column(String(40), default=None)
+    sitting_out: Mapped[str | None] = mapped_column(String(MAX_PLAYER_NAME), default=None)
     round: Mapped[int | None] = mapped_column(default=None)
     new_round: Mapped[bool] = mapped_column(default=False)
     round_end: Mapped[bool] = mapped_column(default=False)
@@ -149,8 +158,8 @@ class Organiser(UserMixin, db.Model):
     __tablename__ = "organiser"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    email: Mapped[str] = mapped_column(String(200), unique=True)
-    name: Mapped[str] = mapped_column(String(80))
+    email: Mapped[str] = mapped_column(String(MAX_EMAIL), unique=True)
+    name: Mapped[str] = mapped_column(String(MAX_ORGANISER_NAME))
     password_hash: Mapped[str] = mapped_column(String(300))
     session_token: Mapped[str | None] = mapped_column(String(64), default=None)
     """Part of every login cookie's id; a new one (logout, a new password) ends them all."""
@@ -183,8 +192,8 @@ class Tournament(db.Model):
     """The public token of the live standings (read only)."""
     name: Mapped[str] = mapped_column(String(120))
     day: Mapped[date]
-    game: Mapped[str] = mapped_column(String(40))
-    system: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(MAX_ID))
+    system: Mapped[str] = mapped_column(String(MAX_ID))
     params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     rounds: Mapped[int]
     deals_per_player: Mapped[int]
@@ -211,7 +220,7 @@ class TournamentPlayer(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
-    name: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(MAX_PLAYER_NAME))
     joined_round: Mapped[int] = mapped_column(default=1)
     withdrawn_after: Mapped[int | None] = mapped_column(default=None)
 
@@ -269,9 +278,9 @@ class Group(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    name: Mapped[str] = mapped_column(String(80))
-    game: Mapped[str] = mapped_column(String(40))
-    system: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(MAX_GROUP_NAME))
+    game: Mapped[str] = mapped_column(String(MAX_ID))
+    system: Mapped[str] = mapped_column(String(MAX_ID))
     params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     members: Mapped[list[str]] = mapped_column(JSON, default=list)
     carry_pot: Mapped[bool] = mapped_column(default=True)

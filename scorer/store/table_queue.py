@@ -3,7 +3,7 @@
 When many tablets post to one table at once, each waits for the table's lock, and each
 holder spends most of its turn on taking the lock and committing rather than on its hand.
 So the writes a server process receives for one table queue here. The first takes the
-table's lock (`tables.session_for_write`); once it holds it, it does every write that
+table's lock (`table_rows.session_for_write`); once it holds it, it does every write that
 queued meanwhile too, in the order they came, and commits them together. Each request
 then answers with its own result. The next write to arrive after that leads the next turn.
 
@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from scorer.extensions import db
-from scorer.services import tables
+from scorer.store import table_rows
 from scorer.store.busy import Busy
+from scorer.store.database import db, held_open
 from scorer.store.locks import WRITER_WAIT
 from scorer.store.models import TableSession
 
@@ -94,15 +94,16 @@ def _lead(key: str, first: _Turn) -> None:
     and call the next waiting write (if any) to lead."""
     turns = [first]
     try:
-        table = tables.session_for_write(key)
+        table = table_rows.session_for_write(key)
         with _guard:
             # No more than can leave the table short of done (at a round's table this
             # lock does not hold the round's, which finishing the table needs).
-            room = max(tables.writes_before_done(table) - 1, 0)
+            room = max(table_rows.writes_before_done(table) - 1, 0)
             waiting = _queued[key]
             turns += waiting[:room]
             _queued[key] = waiting[room:]
-        _write_all(key, table, turns)
+        with held_open():  # the batch is one transaction, committed here
+            _write_all(key, table, turns)
     except BaseException as exc:
         # Nothing of the batch is stored. A refusal was judged on the writes before it,
         # which are gone now too: every write that came with the leader's is told to try
@@ -138,7 +139,7 @@ def _write_all(key: str, table: TableSession, turns: list[_Turn]) -> None:
                 turn.committed = True
             return
         if todo:
-            table = tables.session_for_write(key, writes=len(todo))
+            table = table_rows.session_for_write(key, writes=len(todo))
 
 
 def _not_done(cause: BaseException) -> Busy:

@@ -1,7 +1,6 @@
 """The table pages: start, new table, the table itself, its hands and the settle-up."""
 
-from flask import Blueprint
+from scorer.table import evening_pages, hand_pages, routes  # noqa: F401 (registers the routes)
+from scorer.table.blueprint import bp
 
-bp = Blueprint("table", __name__)
-
-from scorer.table import routes  # noqa: E402,F401
+__all__ = ["bp"]

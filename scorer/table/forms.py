@@ -29,6 +29,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.cardpoints import bavarian_points, tarock_points
+from scorer.domain.limits import FORM_PLAYERS, MAX_PLAYER_NAME, MAX_TABLE_LINK, MAX_TABLE_NAME
 from scorer.domain.message import msg
 from scorer.domain.params import Param
 from scorer.domain.registry import Game, System
@@ -43,7 +44,6 @@ SUIT_NAMES = {
     "herz": _l("Hearts"),
     "schellen": _l("Bells"),
 }
-MAX_PLAYERS = 4
 
 
 def options(pairs) -> list[SelectChoice]:
@@ -52,7 +52,9 @@ def options(pairs) -> list[SelectChoice]:
 
 
 class OpenTableForm(FlaskForm):
-    code = StringField(_l("Link or code of the table"), [InputRequired(), Length(max=300)])
+    code = StringField(
+        _l("Link or code of the table"), [InputRequired(), Length(max=MAX_TABLE_LINK)]
+    )
 
 
 class ChooseGameForm(FlaskForm):
@@ -70,11 +72,11 @@ class NewTableForm(FlaskForm):
     system = HiddenField()
     name = StringField(
         _l("Name of the table"),
-        [Optional(), Length(max=80)],
+        [Optional(), Length(max=MAX_TABLE_NAME)],
         render_kw={"placeholder": _l("Stammtisch")},
     )
     first_dealer = RadioField(
-        _l("deals first"), choices=options((str(i), "") for i in range(MAX_PLAYERS)), default="0"
+        _l("deals first"), choices=options((str(i), "") for i in range(FORM_PLAYERS)), default="0"
     )
     submit = SubmitField(_l("Create the table"))
 
@@ -83,7 +85,7 @@ class PlayersForm(FlaskForm):
     """Who sits at the table from the next hand on. Player fields are added per game."""
 
     next_dealer = RadioField(
-        _l("deals next"), choices=options((str(i), "") for i in range(MAX_PLAYERS))
+        _l("deals next"), choices=options((str(i), "") for i in range(FORM_PLAYERS))
     )
     version = HiddenField()
     submit = SubmitField(_l("Apply"))
@@ -97,7 +99,7 @@ def players_form(game: Game, seated, next_dealer: str, version: int, formdata=No
 
     for i in range(max(game.players)):
         label = _("Player %(number)s", number=i + 1)
-        setattr(Form, f"player_{i}", StringField(label, [Optional(), Length(max=40)]))
+        setattr(Form, f"player_{i}", StringField(label, [Optional(), Length(max=MAX_PLAYER_NAME)]))
     data = {f"player_{i}": name for i, name in enumerate(seated)}
     data["next_dealer"] = str(list(seated).index(next_dealer)) if next_dealer in seated else "0"
     data["version"] = str(version)
@@ -139,14 +141,17 @@ def params_data(game: Game, system: System, stored: dict[str, Any]) -> dict[str,
 def new_table_form(game: Game, system: System, formdata=None):
     """The new-table form for one game and system: players and every parameter."""
     Form = with_params(NewTableForm, game, system)
-    for i in range(MAX_PLAYERS):
+    for i in range(FORM_PLAYERS):
         required = i < min(game.players)
         setattr(
             Form,
             f"player_{i}",
             StringField(
                 _("Player %(number)s", number=i + 1),
-                [InputRequired(_("Name missing")) if required else Optional(), Length(max=40)],
+                [
+                    InputRequired(_("Name missing")) if required else Optional(),
+                    Length(max=MAX_PLAYER_NAME),
+                ],
             ),
         )
     form = Form(formdata=formdata)

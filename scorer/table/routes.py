@@ -7,7 +7,6 @@ from functools import cache
 from typing import Any
 
 from flask import (
-    Response,
     abort,
     current_app,
     flash,
@@ -19,22 +18,20 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
-from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
+from scorer.domain import GAMES, Hand, RuleError
 from scorer.domain.facts import parse_hand
-from scorer.domain.ledger import LedgerState
+from scorer.domain.limits import FORM_PLAYERS
 from scorer.domain.validation import idempotency_key, whole_number
-from scorer.extensions import NEW_TABLES, db
-from scorer.i18n.catalogue import euros, say, say_error
+from scorer.extensions import NEW_TABLES
+from scorer.i18n.catalogue import say, say_error
 from scorer.live import conditional, live_etag
-from scorer.reports.chart import balance_chart_svg, balance_series
-from scorer.services import groups, tables
-from scorer.store import table_queue
+from scorer.services import groups, table_ledger, tables
+from scorer.store import table_queue, table_rows
+from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import TableSession
-from scorer.table import bp
+from scorer.table.blueprint import bp
 from scorer.table.forms import (
-    MAX_PLAYERS,
     OpenTableForm,
     attach_errors,
     facts_from_form,
@@ -42,14 +39,11 @@ from scorer.table.forms import (
     game_chooser,
     hand_form,
     new_table_form,
-    options,
     params_from_form,
-    players_form,
     requested_rules,
     wrong_system,
 )
 from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
-from scorer.web.qr import qr_response
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
 
@@ -70,8 +64,8 @@ def load_table(endpoint: str | None, values: dict[str, Any] | None) -> None:
         not_locked_here = ("table.preview", "table.edit_preview", *WRITES_IN_TURN)
         writes = request.method not in ("GET", "HEAD") and endpoint not in not_locked_here
         try:
-            g.table = (tables.session_for_write if writes else tables.get_session)(key)
-        except tables.NotFound:
+            g.table = (table_rows.session_for_write if writes else table_rows.get_session)(key)
+        except NotFound:
             abort(404, _("There is no such table. Is the link right?"))
 
 
@@ -82,7 +76,7 @@ def table_context() -> dict[str, Any]:
     table = getattr(g, "table", None)
     if table is None:
         return {}
-    ledger = tables.ledger_for(table)
+    ledger = table_ledger.ledger_for(table)
     # Read (a state per change of players) only by a page that lists hands, and once.
     changes = cache(lambda: seat_changes(table, ledger) if ledger.lineups else {})
     return {
@@ -107,8 +101,8 @@ def add_table_key(endpoint: str, values: dict[str, Any]) -> None:
         values["key"] = table.key
 
 
-@bp.errorhandler(tables.Conflict)
-def conflict(exc: tables.Conflict):
+@bp.errorhandler(Conflict)
+def conflict(exc: Conflict):
     flash(say_error(exc), "error")
     if g.table is not None:
         return redirect(url_for("table.table"))
@@ -132,8 +126,8 @@ def open_table():
         match = KEY_PATTERN.search(form.code.data.strip())
         if match:
             try:
-                table = tables.get_session(match.group(1))
-            except tables.NotFound:
+                table = table_rows.get_session(match.group(1))
+            except NotFound:
                 pass
             else:
                 return redirect(url_for("table.table", key=table.key))
@@ -159,11 +153,11 @@ def new_table():
     elif request.method == "POST" and form.validate():
         players = [
             form[f"player_{i}"].data.strip()
-            for i in range(MAX_PLAYERS)
+            for i in range(FORM_PLAYERS)
             if form[f"player_{i}"].data and form[f"player_{i}"].data.strip()
         ]
         first = int(form.first_dealer.data or 0)
-        filled = [i for i in range(MAX_PLAYERS) if (form[f"player_{i}"].data or "").strip()]
+        filled = [i for i in range(FORM_PLAYERS) if (form[f"player_{i}"].data or "").strip()]
         first_dealer = (
             players[filled.index(first)] if first in filled else (players[0] if players else None)
         )
@@ -179,7 +173,6 @@ def new_table():
         except ValueError as exc:
             form.form_errors.append(say_error(exc))
         else:
-            db.session.commit()
             return redirect(url_for("table.table", key=table.key))
     status = 422 if request.method == "POST" else 200
     return render_template(
@@ -188,7 +181,7 @@ def new_table():
         form=form,
         game=game,
         system=system,
-        max_players=MAX_PLAYERS,
+        max_players=FORM_PLAYERS,
     ), status
 
 
@@ -198,12 +191,12 @@ def new_table():
 def table_hand_form(formdata=None, data=None):
     table = g.table
     game, system = game_and_system(table)
-    rules = tables.rules_for(table)
+    rules = table_ledger.rules_for(table)
     bonus_ids = game.bonus_ids(system.id, rules.params)
     max_doublings = rules.params.get("max_doublings", 0) if game.doublings else 0
     if data is None and formdata is None:
         data = {}
-    active = seats(table, tables.ledger_for(table)).active
+    active = seats(table, table_ledger.ledger_for(table)).active
     return hand_form(game, active, max_doublings, bonus_ids, formdata=formdata, data=data)
 
 
@@ -227,13 +220,13 @@ def latest_news(table) -> str:
     points" (empty before the first hand)."""
     if not table.hand_count:
         return ""
-    last = tables.latest_hands(table, 1)
+    last = table_ledger.latest_hands(table, 1)
     if not last or last[0].number != table.hand_count:
         return ""
     return _(
         "New from another device: hand %(number)s, %(hand)s",
         number=last[0].number,
-        hand=say(tables.hand_summary(table.game, last[0].facts)),
+        hand=say(table_ledger.hand_summary(table.game, last[0].facts)),
     )
 
 
@@ -245,7 +238,7 @@ def table():
     data = {}
     undone = whole_number(request.args.get("wieder"))
     if isinstance(undone, int):
-        record = tables.voided_hand(g.table, undone)
+        record = table_ledger.voided_hand(g.table, undone)
         if record is not None:
             data = form_data_from_facts(record.facts, record.version)
     return conditional(
@@ -256,7 +249,7 @@ def table():
 def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None):
     table = g.table
     game, system = game_and_system(table)
-    ledger = tables.ledger_for(table)
+    ledger = table_ledger.ledger_for(table)
     upcoming = upcoming_seats(table, ledger, UPCOMING)
     posted = whole_number(form.number.data) if conflict else None
     return render_template(
@@ -269,9 +262,9 @@ def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None
         upcoming=upcoming,
         next_number=posted or table.hand_count + 1,
         conflict=conflict,
-        params=tables.rules_for(table).params,
-        recent_hands=tables.latest_hands(table, 12),
-        final=tables.settlement(table).balances if table.closed else None,
+        params=table_ledger.rules_for(table).params,
+        recent_hands=table_ledger.latest_hands(table, 12),
+        final=table_ledger.settlement(table).balances if table.closed else None,
         group=groups.group_of_evening(table),
         table_url=url_for("table.table", _external=True),
         remembered=remembered(table, game),
@@ -313,9 +306,9 @@ def record():
             recorded, version = table_queue.write_table(
                 g.table.key, lambda table: recorded_hand(table, hand, key, number)
             )
-        except tables.HandExists as exc:
+        except HandExists as exc:
             return answer_conflict(form, hand, exc)
-        except tables.Conflict as exc:
+        except Conflict as exc:
             if not wants_json():
                 raise
             return jsonify({"error": {"code": "conflict", "message": say_error(exc)}}), 409
@@ -355,13 +348,13 @@ def entered_number(form) -> int | str | None:
     return number if number is not None else chosen
 
 
-def answer_conflict(form, hand: Hand, exc: tables.HandExists):
+def answer_conflict(form, hand: Hand, exc: HandExists):
     """Another device entered this hand's number first: nothing was stored. The player's
     entry stays (in the form, or in haferl.js's queue) with the stored hand beside it."""
-    g.table = tables.get_session(g.table.key)  # as stored now, for the page and numbers
+    g.table = table_rows.get_session(g.table.key)  # as stored now, for the page and numbers
     conflict = {
         "said": say_error(exc),
-        "mine": say(tables.hand_summary(g.table.game, hand.to_json())),
+        "mine": say(table_ledger.hand_summary(g.table.game, hand.to_json())),
         "next_number": exc.next_number,
     }
     if wants_json():
@@ -385,298 +378,6 @@ def render_table_form(form) -> str:
         form=form,
         game=game,
         system=system,
-        params=tables.rules_for(table).params,
+        params=table_ledger.rules_for(table).params,
         next_number=whole_number(form.number.data) or table.hand_count + 1,
     )
-
-
-@bp.post("/t/<key>/vorschau")
-def preview():
-    """What the hand being entered would pay: the same fold step, nothing saved."""
-    state = LedgerState.from_json(g.table.state)
-    return render_preview(table_hand_form(formdata=request.form), state, g.table.hand_count + 1)
-
-
-@bp.post("/t/<key>/spiele/<n:number>/vorschau")
-def edit_preview(number: int):
-    """What hand `number` would pay as the edit page now describes it."""
-    record = live_hand(number)
-    form = table_hand_form(formdata=request.form)
-    form.declarer.choices = declarers(record)
-    state = tables.state_before(g.table, number)
-    return render_preview(form, state, number, record.dealer)
-
-
-def render_preview(form, state: LedgerState, number: int, dealer: str | None = None):
-    missing = [
-        str(form[name].label.text) for name in ("declarer", "contract") if not form[name].data
-    ]
-    if form.contract.data == "bettel" and not form.bettel.data:
-        missing.append(_("won or lost"))
-    if missing:
-        return render_template("_preview.html", missing=missing)
-    try:
-        hand = hand_from_form(form)
-        entry, _state = tables.ledger_for(g.table).play(state, number, hand, dealer)
-    except RuleError as exc:
-        return render_template(
-            "_preview.html",
-            errors={field: [say(m) for m in messages] for field, messages in exc.fields.items()},
-        )
-    return render_template("_preview.html", entry=entry, game=GAMES[g.table.game])
-
-
-HANDS_PER_PAGE = 100
-
-
-@bp.get("/t/<key>/spiele")
-def hands():
-    """The hand list, a hundred hands a page; without `?seite=` the page of the latest."""
-    table = g.table
-    game, system = game_and_system(table)
-    pages = max(1, -(-table.hand_count // HANDS_PER_PAGE))
-    page = whole_number(request.args.get("seite")) if "seite" in request.args else pages
-    if not isinstance(page, int) or not 1 <= page <= pages:
-        abort(404, _("There is no such page: the hands are on pages 1 to %(pages)s.", pages=pages))
-    first = (page - 1) * HANDS_PER_PAGE + 1
-    return conditional(
-        live_etag("hands", table.version, page),
-        lambda: render_template(
-            "hands.html",
-            table=table,
-            game=game,
-            system=system,
-            records=tables.hands_numbered(table, first, first + HANDS_PER_PAGE - 1),
-            page=page,
-            pages=pages,
-            etag=live_etag("hands", table.version, page),
-            news=latest_news(table),
-        ),
-    )
-
-
-@bp.route("/t/<key>/spiele/<n:number>", methods=["GET", "POST"])
-def edit(number: int):
-    table = g.table
-    record = live_hand(number)
-    game, system = game_and_system(table)
-    if request.method == "POST":
-        form = table_hand_form(formdata=request.form)
-        form.declarer.choices = declarers(record)
-        if form.validate():
-            try:
-                hand = hand_from_form(form)
-                version = whole_number(form.version.data)
-                tables.edit_hand(table, number, version, hand)
-            except RuleError as exc:
-                attach_errors(form, exc)
-            else:
-                db.session.commit()
-                later = tables.live_hands_after(table, number)
-                flash(
-                    ngettext(
-                        "Hand %(number)s changed; the hand after it is settled anew.",
-                        "Hand %(number)s changed; the %(num)d hands after it are settled anew.",
-                        later,
-                        number=number,
-                    )
-                    if later
-                    else _("Hand %(number)s changed.", number=number),
-                    "info",
-                )
-                return redirect(url_for("table.hands"))
-        status = 422
-    else:
-        form = table_hand_form(data=form_data_from_facts(record.facts, record.version))
-        form.declarer.choices = declarers(record)
-        status = 200
-    return render_template(
-        "edit_hand.html",
-        table=table,
-        game=game,
-        system=system,
-        form=form,
-        record=record,
-        params=tables.rules_for(table).params,
-    ), status
-
-
-@bp.route("/t/<key>/spiele/<n:number>/streichen", methods=["GET", "POST"])
-def void(number: int):
-    record = live_hand(number)
-    if request.method == "POST":
-        tables.void_hand(g.table, number, whole_number(request.form.get("version")))
-        db.session.commit()
-        later = tables.live_hands_after(g.table, number)
-        if request.form.get("next") == "table":  # Undo: the hand goes back into the form
-            flash(
-                ngettext(
-                    "Hand %(number)s taken back; the hand after it is settled anew. It is "
-                    "back in the form: correct it and enter it again.",
-                    "Hand %(number)s taken back; the %(num)d hands after it are settled anew. "
-                    "It is back in the form: correct it and enter it again.",
-                    later,
-                    number=number,
-                )
-                if later
-                else _(
-                    "Hand %(number)s taken back. It is back in the form: correct it and "
-                    "enter it again.",
-                    number=number,
-                ),
-                "undone",
-            )
-            return redirect(url_for("table.table", wieder=number))
-        flash(
-            ngettext(
-                "Hand %(number)s struck out; the hand after it is settled anew.",
-                "Hand %(number)s struck out; the %(num)d hands after it are settled anew.",
-                later,
-                number=number,
-            )
-            if later
-            else _("Hand %(number)s struck out.", number=number),
-            "info",
-        )
-        return redirect(url_for("table.hands"))
-    return render_template(
-        "confirm_void.html", table=g.table, record=record, game=GAMES[g.table.game]
-    )
-
-
-@bp.route("/t/<key>/schliessen", methods=["GET", "POST"])
-def close():
-    """End the evening, after a confirmation. A tournament table ends with its round: the
-    page says so (409) and nothing changes."""
-    try:
-        tables.require_closable(g.table)
-    except tables.Conflict as exc:
-        flash(say_error(exc), "error")
-        return render_table(table_hand_form(), status=409)
-    if request.method == "POST":
-        tables.close_session(g.table)
-        db.session.commit()
-        return redirect(url_for("table.settle"))
-    return render_template(
-        "confirm_close.html", table=g.table, settlement=tables.settlement(g.table)
-    )
-
-
-@bp.route("/t/<key>/spieler", methods=["GET", "POST"])
-def players():
-    """Players who come and go: who sits at the table from the next hand on."""
-    table = g.table
-    game = GAMES[table.game]
-    ledger = tables.ledger_for(table)
-    state = LedgerState.from_json(table.state)
-    seated = ledger.seated(state)
-    formdata = request.form if request.method == "POST" else None
-    form = players_form(game, seated, state.next_dealer, table.version, formdata)
-    if request.method == "POST" and form.validate():
-        slots = [(form[f"player_{i}"].data or "").strip() for i in range(max(game.players))]
-        names = [name for name in slots if name]
-        chosen = whole_number(form.next_dealer.data)
-        dealer = slots[chosen] if isinstance(chosen, int) and 0 <= chosen < len(slots) else ""
-        try:
-            tables.change_players(
-                table, names, dealer or None, expected_version=whole_number(form.version.data)
-            )
-        except RuleError as exc:
-            attach_errors(form, exc, prefix_map={"players": "player_0", "dealer": "next_dealer"})
-        else:
-            db.session.commit()
-            flash(
-                _(
-                    "From hand %(number)s on, %(players)s play; %(dealer)s deals.",
-                    number=table.hand_count + 1,
-                    players=", ".join(table.players),
-                    dealer=table.state["next_dealer"],
-                ),
-                "info",
-            )
-            return redirect(url_for("table.table"))
-    gone = [p for p in ledger.everyone if p not in seated]
-    return render_template(
-        "players.html",
-        table=table,
-        game=game,
-        form=form,
-        gone=gone,
-        balances=state.balances,
-    ), 422 if request.method == "POST" else 200
-
-
-@bp.post("/t/<key>/oeffnen")
-def reopen():
-    """A closed evening opened again, to correct a hand or play on; settled anew at the
-    next close."""
-    tables.reopen_session(g.table)
-    db.session.commit()
-    flash(_("The evening is open again."), "info")
-    return redirect(url_for("table.table"))
-
-
-@bp.get("/t/<key>/abrechnung")
-def settle():
-    etag = live_etag("settle", g.table.version)
-    return conditional(
-        etag,
-        lambda: render_template(
-            "settle.html",
-            table=g.table,
-            game=GAMES[g.table.game],
-            settlement=tables.settlement(g.table),
-            etag=etag,
-            news=latest_news(g.table),
-        ),
-    )
-
-
-@bp.get("/t/<key>/qr.svg")
-def qr():
-    return qr_response(url_for("table.table", _external=True))
-
-
-@bp.get("/t/<key>/verlauf.svg")
-def chart():
-    """Each player's balance after every hand, drawn on the server (no JavaScript)."""
-    table = g.table
-    start, after = tables.standings(table, tables.hands_of(table))
-    ledger = tables.ledger_for(table)
-    players, series = balance_series(
-        ledger.everyone,
-        [start[0], *(balances for balances, _ in after.values())],
-        [ledger.seated_at(1), *(ledger.seated_at(number) for number in after)],
-    )
-    svg = balance_chart_svg(
-        players,
-        series,
-        points=table.points_only,
-        numbers=[0, *after],
-        axis=_("Hand no."),
-        label=_("Balances over time"),
-        value_text=None if table.points_only else euros,
-    )
-    return Response(svg, mimetype="image/svg+xml")
-
-
-@bp.get("/regeln/<game_id>")
-def rules(game_id: str):
-    game = GAMES.get(game_id)
-    if game is None:
-        abort(404, _("Haferl does not know this game."))
-    return render_template("rules.html", game=game, systems=[SYSTEMS[s] for s in game.systems])
-
-
-def declarers(record) -> list:
-    """Who could have declared hand `record`: who sat at the table then, but the dealer who
-    sat out."""
-    seated = tables.ledger_for(g.table).seated_at(record.number)
-    return options((p, p) for p in seated if p != record.sitting_out)
-
-
-def live_hand(number: int):
-    try:
-        return tables.live_hand(g.table, number)
-    except tables.NotFound:
-        abort(404, _("There is no hand %(number)s at this table (any more).", number=number))

@@ -16,10 +16,10 @@ from scorer.domain.ledger import Ledger, LedgerState
 from scorer.domain.message import Msg, msg
 from scorer.domain.money import Cents
 from scorer.domain.registry import Game, System
-from scorer.extensions import db
 from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import say
-from scorer.services import tables
+from scorer.services import table_ledger
+from scorer.store.database import db
 from scorer.store.models import TableSession, TournamentTable
 
 
@@ -60,7 +60,7 @@ def seat_changes(session: TableSession, ledger: Ledger) -> dict[int, list[Msg]]:
     said: dict[int, list[Msg]] = {}
     for at, new, back, gone in ledger.seat_changes():
         lines = said.setdefault(at, [])
-        stake = ledger.newcomer_stake(tables.state_before(session, at)) if new else 0
+        stake = ledger.newcomer_stake(table_ledger.state_before(session, at)) if new else 0
         for name in new:
             if stake:
                 line = msg(

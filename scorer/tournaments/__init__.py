@@ -1,7 +1,6 @@
 """Tournament pages: the organiser's tournaments, rounds, draws, tables and standings."""
 
-from flask import Blueprint
+from scorer.tournaments import routes  # noqa: F401 (registers the routes)
+from scorer.tournaments.blueprint import bp
 
-bp = Blueprint("tournaments", __name__)
-
-from scorer.tournaments import routes  # noqa: E402,F401
+__all__ = ["bp"]

@@ -16,8 +16,14 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorer.domain import GAMES
+from scorer.domain.limits import (
+    MAX_DEALS_PER_PLAYER,
+    MAX_PLAYER_NAME,
+    MAX_TOURNAMENT_NAME,
+    MAX_TOURNAMENT_ROUNDS,
+)
 from scorer.domain.registry import Game, System
-from scorer.services.tournaments import DEFAULT_DEALS, MAX_ROUNDS
+from scorer.services.tournaments import DEFAULT_DEALS
 from scorer.table.forms import WholeNumberField, with_params
 
 TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]
@@ -31,21 +37,21 @@ class TournamentForm(FlaskForm):
         [
             InputRequired(_l("Name is missing")),
             Length(
-                max=50,
-                message=_l("At most 50 characters (the table names add the round and table)"),
+                max=MAX_TOURNAMENT_NAME,
+                message=_l("At most %(max)d characters (the table names add the round and table)"),
             ),
         ],
     )
     day = DateField(_l("Date"), [InputRequired(_l("Date is missing"))], default=date.today)
     rounds = WholeNumberField(
         _l("Rounds"),
-        [InputRequired(), NumberRange(1, MAX_ROUNDS)],
+        [InputRequired(), NumberRange(1, MAX_TOURNAMENT_ROUNDS)],
         default=4,
         render_kw={"inputmode": "numeric"},
     )
     deals = WholeNumberField(
         _l("Deals per player and round"),
-        [InputRequired(), NumberRange(1, 20)],
+        [InputRequired(), NumberRange(1, MAX_DEALS_PER_PLAYER)],
         default=DEFAULT_DEALS,
         render_kw={"inputmode": "numeric"},
     )
@@ -57,7 +63,9 @@ class TournamentForm(FlaskForm):
 
 
 class PlayerForm(FlaskForm):
-    name = StringField(_l("Late entry"), [InputRequired(_l("Name is missing")), Length(max=40)])
+    name = StringField(
+        _l("Late entry"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
+    )
 
 
 class SwapForm(FlaskForm):

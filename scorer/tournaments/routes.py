@@ -10,12 +10,13 @@ from flask_login import current_user, login_required
 from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.validation import site_referrer
-from scorer.extensions import PDFS, db
+from scorer.extensions import PDFS
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.reports import tournament_pdf
-from scorer.services import archives, tables
+from scorer.services import archives
 from scorer.services import tournaments as ops
+from scorer.store.errors import NotFound
 from scorer.store.models import Tournament
 from scorer.table.forms import (
     ChooseGameForm,
@@ -24,7 +25,7 @@ from scorer.table.forms import (
     params_from_form,
     wrong_system,
 )
-from scorer.tournaments import bp
+from scorer.tournaments.blueprint import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
     TOURNAMENT_GAMES,
@@ -39,14 +40,14 @@ def own(tournament_id: int):
         return ops.get_tournament(
             current_user, tournament_id, for_write=request.method not in ("GET", "HEAD")
         )
-    except tables.NotFound:
+    except NotFound:
         abort(404, _("This tournament does not exist (or it belongs to someone else)."))
 
 
 def round_of(tournament, number: int):
     try:
         return ops.get_round(tournament, number)
-    except tables.NotFound:
+    except NotFound:
         abort(404, _("Round %(number)s has not been drawn yet.", number=number))
 
 
@@ -104,7 +105,6 @@ def new():
         except ValueError as exc:
             form.form_errors.append(say_error(exc))
         else:
-            db.session.commit()
             return redirect(url_for("tournaments.show", tournament_id=tournament.id))
     status = 422 if request.method == "POST" else 200
     return render_template(
@@ -147,7 +147,6 @@ def add_player(tournament_id: int):
         except RuleError as exc:
             flash(say_all(exc.fields), "error")
         else:
-            db.session.commit()
             flash(
                 _(
                     "%(name)s plays from round %(number)s on.",
@@ -168,7 +167,6 @@ def withdraw(tournament_id: int, player_id: int):
         abort(404, _("There is no such player in this tournament."))
     name = player.name
     ops.withdraw_player(tournament, name)
-    db.session.commit()
     flash(_("%(name)s plays no further round.", name=name), "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
@@ -178,7 +176,6 @@ def withdraw(tournament_id: int, player_id: int):
 def draw(tournament_id: int):
     tournament = own(tournament_id)
     round_ = ops.draw_round(tournament)
-    db.session.commit()
     flash(
         ngettext(
             "Round %(number)s is drawn: %(num)d table.",
@@ -205,7 +202,6 @@ def swap(tournament_id: int, number: int):
         except RuleError as exc:
             flash(say_all(exc.fields), "error")
         else:
-            db.session.commit()
             flash(_("%(a)s and %(b)s have swapped seats.", a=form.a.data, b=form.b.data), "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
@@ -225,7 +221,6 @@ def close_round(tournament_id: int, number: int):
             unfinished=unfinished,
         )
     ops.close_round(round_)
-    db.session.commit()
     flash(_("Round %(number)s is closed.", number=number), "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
@@ -256,7 +251,7 @@ def standings(key: str):
         nonlocal tournament
         try:
             tournament = ops.get_public(key)
-        except tables.NotFound:
+        except NotFound:
             abort(404, _("There are no such tournament standings."))
         return live_etag("standings", *ops.live_version(tournament))
 

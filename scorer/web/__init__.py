@@ -8,7 +8,8 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.domain.scoring import BIDS
-from scorer.i18n.catalogue import euros, pot_short, say, say_line
+from scorer.i18n.catalogue import pot_short, say, say_line
+from scorer.i18n.formats import euros, sign, signed_number
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
@@ -22,14 +23,12 @@ def format_amount(cents: int, points: bool = False, signed: bool = False) -> str
     if not points:
         return euros(cents, signed)
     value = int(cents or 0)
-    sign = "+" if signed and value > 0 else "−" if value < 0 else ""
-    return f"{sign}{abs(value)} P"
+    return f"{sign(value, signed)}{abs(value)} P"
 
 
 def format_score(points: int) -> str:
     """A tournament score with its sign, as printed: +7, −7, 0."""
-    value = int(points or 0)
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+    return signed_number(int(points or 0), signed=True)
 
 
 def init_app(app: Flask) -> None:

@@ -32,7 +32,11 @@ sys.path.insert(0, str(ROOT))
 import flask_migrate  # noqa: E402
 
 from scorer import create_app  # noqa: E402
-from scorer.extensions import db  # noqa: E402
+
+try:  # the layered packages
+    from scorer.store.database import db
+except ImportError:  # a release before them
+    from scorer.extensions import db
 
 API = "/api/v1"
 PASSWORD = "geheim123"
@@ -173,14 +177,17 @@ class Maker:
         if not hasattr(tables, "change_players"):
             return
         with self.app.app_context():
-            session = tables.get_session(key)
+            session = (getattr(tables, "get_session", None) or _table_rows().get_session)(key)
             tables.change_players(session, ["Hans", "Jakob", "Klara"])
             db.session.commit()
 
     def organiser(self) -> dict[str, str]:
         import base64
 
-        from scorer.auth.routes import create_organiser
+        try:  # the accounts' service
+            from scorer.services.accounts import create_organiser
+        except ImportError:  # a release before it
+            from scorer.auth.routes import create_organiser
 
         if self.auth is None:
             with self.app.app_context():
@@ -291,3 +298,10 @@ class Maker:
 
 if __name__ == "__main__":
     main(Path(sys.argv[1]).resolve())
+
+
+def _table_rows():
+    """Where a table is found by its key since the layered packages."""
+    from scorer.store import table_rows
+
+    return table_rows

@@ -1,0 +1,98 @@
+"""What every printed paper shares: the language it is printed in, its dates and times in
+the club's time zone, its footer, and the rules block."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask_babel import force_locale, format_date, format_time
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from scorer.domain.registry import Game, System
+from scorer.domain.tournament import UNIT_PARAMS
+from scorer.i18n import LOCALES, chosen_language
+from scorer.i18n.catalogue import say
+
+POT_PARAMS = ("stake_cents", "refill", "pot_at_end")
+
+
+TIMEZONE = "Europe/Berlin"
+
+
+def file_language() -> str:
+    """The language of a printed sheet or a spreadsheet: the reader's (`?lang=`, the
+    device's cookie, the browser's Accept-Language), else German, under /api/ too: these
+    files are opened from a page, so they fall back to German as the pages do."""
+    return chosen_language(default="de")
+
+
+@contextmanager
+def in_language(lang: str | None = None) -> Iterator[str]:
+    """Everything said inside is in `lang` (default: `file_language()`)."""
+    lang = lang or file_language()
+    with force_locale(LOCALES.get(lang, lang)):
+        yield lang
+
+
+def rules_lines(
+    game: Game, system: System, params: Mapping[str, Any], *, points: bool, has_pot: bool
+) -> list[tuple[str, str]]:
+    """Every parameter that means something at this table, with its label and value in the
+    reader's language: the rules block of a score sheet and of a tournament's papers (no
+    Haferl settings without a Haferl, no unit values where a unit is a point)."""
+    hidden = set() if has_pot else set(POT_PARAMS)
+    if points:
+        hidden |= set(UNIT_PARAMS)
+    return [
+        (say(p.title), say(p.describe(params.get(p.name, p.default), points)))
+        for p in game.offered_params(system)
+        if p.name not in hidden
+    ]
+
+
+def printed_now() -> str:
+    """The moment a sheet is printed, on the table's clock: '2. Dezember 2026, 21:07'."""
+    now = datetime.now(UTC).replace(tzinfo=None)
+    return _("%(date)s, %(time)s", date=format_date(now, "long"), time=format_time(now, "HH:mm"))
+
+
+def long_date(moment: datetime | date) -> str:
+    """A day written out, on the table's clock for a stored (UTC) time: '2. Dezember 2026',
+    '2 December 2026'."""
+    return format_date(moment, "long")
+
+
+def clock(moment: datetime) -> str:
+    """A stored (UTC) time on the table's clock, 24 hours: '21:07'."""
+    return format_time(moment, "HH:mm")
+
+
+def page_footer_css() -> Markup:
+    """The `content` of the page footer, 'Seite 3 von 5' in the reader's language: the
+    stylesheets have it in German; the templates set it again in a <style>."""
+    text = _("Page %(page)s of %(pages)s", page="\x01", pages="\x02")
+    parts = []
+    for part in re.split("([\x01\x02])", text):
+        if part == "\x01":
+            parts.append("counter(page)")
+        elif part == "\x02":
+            parts.append("counter(pages)")
+        elif part:
+            quoted = part.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+            parts.append(f'"{quoted}"')
+    return Markup(" ".join(parts))
+
+
+def local_time(moment: datetime) -> datetime:
+    """A stored UTC time on the table's clock."""
+    try:
+        zone = ZoneInfo(TIMEZONE)
+    except ZoneInfoNotFoundError:  # pragma: no cover  (no time zone database)
+        return moment
+    return moment.replace(tzinfo=UTC).astimezone(zone)

@@ -1,0 +1,53 @@
+"""Organiser accounts: the first one (made with the setup code the server shows), more from
+the command line, and the session token that logging out renews."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from scorer.domain.limits import MAX_ORGANISER_NAME
+from scorer.domain.message import msg
+from scorer.domain.names import clean_name
+from scorer.store.database import db, unit_of_work
+from scorer.store.locks import lock_name
+from scorer.store.models import Organiser
+
+
+def anyone_signed_up() -> bool:
+    return db.session.scalar(select(func.count(Organiser.id))) > 0
+
+
+@unit_of_work
+def create_organiser(name: str, email: str, password: str) -> Organiser:
+    """A new organiser; ValueError when the e-mail address has an account already."""
+    email = email.strip().lower()
+    if db.session.scalar(select(Organiser).where(Organiser.email == email)):
+        raise ValueError(msg("This e-mail address already has an account"))
+    organiser = Organiser(name=clean_name(name, "name", MAX_ORGANISER_NAME), email=email)
+    organiser.set_password(password)
+    organiser.new_session_token()
+    db.session.add(organiser)
+    db.session.flush()
+    return organiser
+
+
+@unit_of_work
+def first_organiser(name: str, email: str, password: str) -> Organiser | None:
+    """The first organiser, or None when someone else was quicker (theirs is the first)."""
+    lock_name("first organiser")
+    if anyone_signed_up():
+        return None
+    return create_organiser(name, email, password)
+
+
+@unit_of_work
+def start_session(organiser: Organiser) -> None:
+    """A login: an organiser without a session token (an old account) gets one."""
+    if not organiser.session_token:
+        organiser.new_session_token()
+
+
+@unit_of_work
+def end_sessions(organiser: Organiser) -> None:
+    """Logging out ends every session of the organiser: a new session token."""
+    organiser.new_session_token()

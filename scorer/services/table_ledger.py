@@ -1,0 +1,387 @@
+"""An evening's ledger as the database keeps it: its hands read back, the fold of them, and
+the cache of that fold (each hand's result and the state after it, the table's balances,
+tally and version), always equal to a fresh fold of the stored hands.
+
+`scorer.services.tables` writes through it: recording a hand continues from the cached
+state after the last hand; an edit or a void folds the evening again from the changed hand
+on (`refold`), starting from the state cached after the hand before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Row, bindparam, case, func, select, update
+
+from scorer.domain import GAMES, Hand
+from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
+from scorer.domain.message import Msg, msg
+from scorer.domain.scoring import Rules
+from scorer.store.database import db
+from scorer.store.errors import NotFound
+from scorer.store.models import (
+    HandRecord,
+    HistoryEvent,
+    TableSession,
+    utcnow,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+CLEARED: dict[str, Any] = {
+    "state_after": None,
+    "result": None,
+    "net": None,
+    "explanation": None,
+    "sitting_out": None,
+    "round": None,
+    "pot_after": None,
+    "new_round": False,
+    "round_end": False,
+    "factor": 1,
+}
+"""The cached columns of a hand struck out."""
+
+
+def no_such_hand(number: int) -> Msg:
+    return msg("no hand number %(number)s at this table", number=number)
+
+
+def hand_summary(game_id: str, facts: Mapping[str, Any]) -> Msg:
+    """A hand as players name it: "Berta, Frage, 66 card points" (no points for a Bettel)."""
+    contract = GAMES[game_id].contract_label(facts)
+    points = facts.get("points")
+    if points is None or facts.get("contract") == "bettel":
+        return msg("%(declarer)s, %(contract)s", declarer=facts["declarer"], contract=contract)
+    return msg(
+        "%(declarer)s, %(contract)s, %(points)s card points",
+        declarer=facts["declarer"],
+        contract=contract,
+        points=points,
+    )
+
+
+def rules_for(session: TableSession) -> Rules:
+    return Rules.build(session.game, session.system, session.params)
+
+
+def ledger_for(session: TableSession) -> Ledger:
+    lineups = [Lineup.from_json(data) for data in session.lineups or ()]
+    start = lineups.pop(0).players if lineups else tuple(session.players)
+    return Ledger(
+        rules_for(session),
+        start,
+        session.first_dealer,
+        points_only=session.points_only,
+        lineups=tuple(lineups),
+        opening_pot=session.opening_pot or 0,
+    )
+
+
+def hands_of(session: TableSession, include_voided: bool = False) -> list[HandRecord]:
+    query = select(HandRecord).where(HandRecord.session_id == session.id)
+    if not include_voided:
+        query = query.where(HandRecord.voided.is_(False))
+    return list(db.session.scalars(query.order_by(HandRecord.number)))
+
+
+HAND_COLUMNS = (
+    "number",
+    "version",
+    "dealer",
+    "sitting_out",
+    "facts",
+    "result",
+    "net",
+    "explanation",
+    "round",
+    "new_round",
+    "round_end",
+    "pot_after",
+)
+"""What the API shows of a hand."""
+
+
+def live_hand_rows(session: TableSession) -> list[Mapping[str, Any]]:
+    """The `HAND_COLUMNS` of every live hand as plain rows: at 2,000 hands, building ORM
+    objects would be most of the time the session JSON takes."""
+    return [row._mapping for row in hand_rows(session, HAND_COLUMNS)]
+
+
+SHEET_COLUMNS = (
+    *(name for name in HAND_COLUMNS if name != "explanation"),
+    "voided",
+    "factor",
+    "state_after",
+    "round_end_explanation",
+)
+"""What a score sheet reads of a hand; its explanation only where a round ended (the
+Haferl's shortfall is printed there)."""
+
+
+def hand_rows(
+    session: TableSession, columns: Sequence[str], include_voided: bool = False
+) -> list[Row]:
+    """`columns` of the session's hands (live ones unless `include_voided`) as rows read
+    by attribute or through `_mapping`, by number; for a read of every hand, where ORM
+    objects would cost more than the read. The column `round_end_explanation` is a hand's
+    explanation when it ended a round, else None."""
+    selected = [
+        case((HandRecord.round_end.is_(True), HandRecord.explanation)).label(name)
+        if name == "round_end_explanation"
+        else getattr(HandRecord, name)
+        for name in columns
+    ]
+    query = select(*selected).where(HandRecord.session_id == session.id)
+    if not include_voided:
+        query = query.where(HandRecord.voided.is_(False))
+    return list(db.session.execute(query.order_by(HandRecord.number)))
+
+
+def latest_hands(session: TableSession, count: int) -> list[HandRecord]:
+    """The last `count` live hands, the latest first."""
+    return list(
+        db.session.scalars(
+            select(HandRecord)
+            .where(HandRecord.session_id == session.id, HandRecord.voided.is_(False))
+            .order_by(HandRecord.number.desc())
+            .limit(count)
+        )
+    )
+
+
+def live_hand(session: TableSession, number: int) -> HandRecord:
+    """Hand `number` of the session unless it was voided; NotFound otherwise."""
+    record = db.session.scalar(
+        select(HandRecord).where(
+            HandRecord.session_id == session.id,
+            HandRecord.number == number,
+            HandRecord.voided.is_(False),
+        )
+    )
+    if record is None:
+        raise NotFound(no_such_hand(number))
+    return record
+
+
+def voided_hand(session: TableSession, number: int) -> HandRecord | None:
+    """Hand `number` when it is struck out (for Undo to put it back into the form)."""
+    return db.session.scalar(
+        select(HandRecord).where(
+            HandRecord.session_id == session.id,
+            HandRecord.number == number,
+            HandRecord.voided.is_(True),
+        )
+    )
+
+
+def live_hands_after(session: TableSession, number: int) -> int:
+    """How many live hands come after hand `number`: the ones a change to it settles anew."""
+    return (
+        db.session.scalar(
+            select(func.count())
+            .select_from(HandRecord)
+            .where(
+                HandRecord.session_id == session.id,
+                HandRecord.number > number,
+                HandRecord.voided.is_(False),
+            )
+        )
+        or 0
+    )
+
+
+def history(session: TableSession) -> list[HistoryEvent]:
+    """Everything that happened at the table, in order."""
+    return list(
+        db.session.scalars(
+            select(HistoryEvent)
+            .where(HistoryEvent.session_id == session.id)
+            .order_by(HistoryEvent.id)
+        )
+    )
+
+
+def hands_numbered(session: TableSession, first: int, last: int) -> list[HandRecord]:
+    """The hands numbered `first`..`last`, voided ones included: one page of the list."""
+    return list(
+        db.session.scalars(
+            select(HandRecord)
+            .where(
+                HandRecord.session_id == session.id,
+                HandRecord.number >= first,
+                HandRecord.number <= last,
+            )
+            .order_by(HandRecord.number)
+        )
+    )
+
+
+Standing = tuple[dict[str, int], int]
+"""Every player's balance and what the pot holds, at one point of the evening."""
+
+
+def standings(
+    session: TableSession, records: Sequence[HandRecord | Row]
+) -> tuple[Standing, dict[int, Standing]]:
+    """Where the evening stood before the first hand and after each live hand of `records`
+    (by number), as the ledger cached it (`hand.state_after`). Hands recorded before that
+    cache existed are folded afresh in memory; nothing is written on a read."""
+    start = ledger_for(session).start()
+    live = [r for r in records if not r.voided]
+    if all(r.state_after is not None for r in live):
+        after = {r.number: (r.state_after["balances"], r.state_after["pot"]) for r in live}
+    else:
+        entries, _ = fold_session(session)
+        after = {e.number: (e.balances_after, e.pot_after) for e in entries}
+    return (start.balances, start.pot), after
+
+
+def fold_session(session: TableSession) -> tuple[list[Entry], LedgerState]:
+    """A fresh fold of the session's hands, ignoring the cache."""
+    records = hands_of(session)
+    return ledger_for(session).fold((r.number, Hand.from_json(r.facts), r.dealer) for r in records)
+
+
+def refold(session: TableSession, from_number: int = 1) -> LedgerState:
+    """Fold the live hands from `from_number` on again, starting from the state cached
+    after the live hand before it, and rewrite their cache; a RuleError rolls back the
+    edit. Hands before `from_number` are neither read nor written."""
+    ledger = ledger_for(session)
+    state = cached_state_before(session, from_number) if from_number > 1 else None
+    if state is None:
+        from_number, state = 1, ledger.start()
+    # Only what the fold reads is loaded, and the cache is written with one executemany
+    # (an ORM object per hand would cost more than the fold at 2,000 hands).
+    later = db.session.execute(
+        select(HandRecord.id, HandRecord.number, HandRecord.facts, HandRecord.dealer)
+        .where(
+            HandRecord.session_id == session.id,
+            HandRecord.number >= from_number,
+            HandRecord.voided.is_(False),
+        )
+        .order_by(HandRecord.number)
+    ).all()
+    cached = []
+    for row in later:
+        entry, state = ledger.play(state, row.number, Hand.from_json(row.facts), row.dealer)
+        cached.append({"hand_id": row.id, **cached_columns(entry, state)})
+    if cached:
+        hands = HandRecord.__table__
+        write = (
+            hands.update()
+            .where(hands.c.id == bindparam("hand_id"))
+            .values({column: bindparam(column) for column in CLEARED})
+        )
+        db.session.execute(write, cached)
+    db.session.execute(  # a hand struck out has no cache (it is not in the ledger)
+        update(HandRecord)
+        .where(
+            HandRecord.session_id == session.id,
+            HandRecord.number >= from_number,
+            HandRecord.voided.is_(True),
+            HandRecord.state_after.is_not(None),
+        )
+        .values(**CLEARED)
+        .execution_options(synchronize_session=False)
+    )
+    for record in list(db.session.identity_map.values()):
+        if isinstance(record, HandRecord) and record.number >= from_number:
+            db.session.expire(record)  # read again from what was just written
+    session.state = ledger.ready(state, session.hand_count + 1).to_json()
+    session.declarer_tally = tally_afresh(session)
+    bump_version(session)
+    db.session.flush()
+    return state
+
+
+def counted(
+    tally: Mapping[str, Mapping[str, int]], result: str, declarer: str
+) -> dict[str, dict[str, int]]:
+    """`tally` (see `TableSession.declarer_tally`) with one more hand that ended `result`."""
+    counted = {outcome: dict(by_declarer) for outcome, by_declarer in tally.items()}
+    by_declarer = counted.setdefault(result, {})
+    by_declarer[declarer] = by_declarer.get(declarer, 0) + 1
+    return counted
+
+
+def tally_afresh(session: TableSession) -> dict[str, dict[str, int]]:
+    """`TableSession.declarer_tally` counted afresh from the live hands, in the database
+    (after a refold has written their results)."""
+    declarer = HandRecord.facts["declarer"].as_string()
+    rows = db.session.execute(
+        select(HandRecord.result, declarer, func.count())
+        .where(
+            HandRecord.session_id == session.id,
+            HandRecord.voided.is_(False),
+            HandRecord.result.is_not(None),
+        )
+        .group_by(HandRecord.result, declarer)
+    )
+    tally: dict[str, dict[str, int]] = {}
+    for result, name, hands in rows:
+        tally.setdefault(result, {})[name] = hands
+    return tally
+
+
+def state_before(session: TableSession, number: int) -> LedgerState:
+    """The ledger's state just before hand `number` (what an edit of it is played from)."""
+    state = cached_state_before(session, number) if number > 1 else None
+    if state is not None:
+        return state
+    earlier = [r for r in hands_of(session) if r.number < number]
+    _, state = ledger_for(session).fold(
+        (r.number, Hand.from_json(r.facts), r.dealer) for r in earlier
+    )
+    return state
+
+
+def cached_state_before(session: TableSession, number: int) -> LedgerState | None:
+    """The cached state after the last live hand before `number`; None when there is no
+    such hand or its cache predates the per-hand states (then the fold starts over)."""
+    previous = db.session.scalar(
+        select(HandRecord.state_after)
+        .where(
+            HandRecord.session_id == session.id,
+            HandRecord.number < number,
+            HandRecord.voided.is_(False),
+        )
+        .order_by(HandRecord.number.desc())
+        .limit(1)
+    )
+    return LedgerState.from_json(previous) if previous else None
+
+
+def bump_version(session: TableSession) -> None:
+    """Every write bumps the table's version: exports cached per version go stale."""
+    for name, value in bumped(session).items():
+        setattr(session, name, value)
+
+
+def bumped(session: TableSession) -> dict[str, Any]:
+    """The table's next version and when it was written."""
+    return {"version": session.version + 1, "updated_at": utcnow()}
+
+
+def cached_columns(entry: Entry, state: LedgerState) -> dict[str, Any]:
+    """A live hand's cached columns: what folding it gave."""
+    return {
+        "state_after": state.to_json(),
+        "result": entry.score.result,
+        "net": entry.net,
+        "explanation": [line.to_json() for line in entry.score.explanation],
+        "sitting_out": entry.sitting_out,
+        "round": entry.round,
+        "new_round": entry.new_round,
+        "round_end": entry.round_end,
+        "pot_after": entry.pot_after,
+        "factor": entry.factor,
+    }
+
+
+def settlement(session: TableSession) -> Settlement:
+    """The settle-up of the session as it stands (`Ledger.settle_up`)."""
+    return ledger_for(session).settle_up(LedgerState.from_json(session.state))

@@ -1,0 +1,5 @@
+"""The `table` blueprint, which its route modules register on."""
+
+from flask import Blueprint
+
+bp = Blueprint("table", __name__)

@@ -1,0 +1,198 @@
+"""The pages of a table's hands: the list, one hand's edit and strike-out, and the previews
+of a hand being entered or edited."""
+
+from __future__ import annotations
+
+from flask import (
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from scorer.domain import GAMES, RuleError
+from scorer.domain.ledger import LedgerState
+from scorer.domain.validation import whole_number
+from scorer.i18n.catalogue import say
+from scorer.live import conditional, live_etag
+from scorer.services import table_ledger, tables
+from scorer.store.errors import NotFound
+from scorer.table.blueprint import bp
+from scorer.table.forms import (
+    attach_errors,
+    form_data_from_facts,
+    options,
+)
+from scorer.table.routes import hand_from_form, latest_news, table_hand_form
+from scorer.table.view import game_and_system
+
+
+@bp.post("/t/<key>/vorschau")
+def preview():
+    """What the hand being entered would pay: the same fold step, nothing saved."""
+    state = LedgerState.from_json(g.table.state)
+    return render_preview(table_hand_form(formdata=request.form), state, g.table.hand_count + 1)
+
+
+@bp.post("/t/<key>/spiele/<n:number>/vorschau")
+def edit_preview(number: int):
+    """What hand `number` would pay as the edit page now describes it."""
+    record = live_hand(number)
+    form = table_hand_form(formdata=request.form)
+    form.declarer.choices = declarers(record)
+    state = table_ledger.state_before(g.table, number)
+    return render_preview(form, state, number, record.dealer)
+
+
+def render_preview(form, state: LedgerState, number: int, dealer: str | None = None):
+    missing = [
+        str(form[name].label.text) for name in ("declarer", "contract") if not form[name].data
+    ]
+    if form.contract.data == "bettel" and not form.bettel.data:
+        missing.append(_("won or lost"))
+    if missing:
+        return render_template("_preview.html", missing=missing)
+    try:
+        hand = hand_from_form(form)
+        entry, _state = table_ledger.ledger_for(g.table).play(state, number, hand, dealer)
+    except RuleError as exc:
+        return render_template(
+            "_preview.html",
+            errors={field: [say(m) for m in messages] for field, messages in exc.fields.items()},
+        )
+    return render_template("_preview.html", entry=entry, game=GAMES[g.table.game])
+
+
+HANDS_PER_PAGE = 100
+
+
+@bp.get("/t/<key>/spiele")
+def hands():
+    """The hand list, a hundred hands a page; without `?seite=` the page of the latest."""
+    table = g.table
+    game, system = game_and_system(table)
+    pages = max(1, -(-table.hand_count // HANDS_PER_PAGE))
+    page = whole_number(request.args.get("seite")) if "seite" in request.args else pages
+    if not isinstance(page, int) or not 1 <= page <= pages:
+        abort(404, _("There is no such page: the hands are on pages 1 to %(pages)s.", pages=pages))
+    first = (page - 1) * HANDS_PER_PAGE + 1
+    return conditional(
+        live_etag("hands", table.version, page),
+        lambda: render_template(
+            "hands.html",
+            table=table,
+            game=game,
+            system=system,
+            records=table_ledger.hands_numbered(table, first, first + HANDS_PER_PAGE - 1),
+            page=page,
+            pages=pages,
+            etag=live_etag("hands", table.version, page),
+            news=latest_news(table),
+        ),
+    )
+
+
+@bp.route("/t/<key>/spiele/<n:number>", methods=["GET", "POST"])
+def edit(number: int):
+    table = g.table
+    record = live_hand(number)
+    game, system = game_and_system(table)
+    if request.method == "POST":
+        form = table_hand_form(formdata=request.form)
+        form.declarer.choices = declarers(record)
+        if form.validate():
+            try:
+                hand = hand_from_form(form)
+                version = whole_number(form.version.data)
+                tables.edit_hand(table, number, version, hand)
+            except RuleError as exc:
+                attach_errors(form, exc)
+            else:
+                later = table_ledger.live_hands_after(table, number)
+                flash(
+                    ngettext(
+                        "Hand %(number)s changed; the hand after it is settled anew.",
+                        "Hand %(number)s changed; the %(num)d hands after it are settled anew.",
+                        later,
+                        number=number,
+                    )
+                    if later
+                    else _("Hand %(number)s changed.", number=number),
+                    "info",
+                )
+                return redirect(url_for("table.hands"))
+        status = 422
+    else:
+        form = table_hand_form(data=form_data_from_facts(record.facts, record.version))
+        form.declarer.choices = declarers(record)
+        status = 200
+    return render_template(
+        "edit_hand.html",
+        table=table,
+        game=game,
+        system=system,
+        form=form,
+        record=record,
+        params=table_ledger.rules_for(table).params,
+    ), status
+
+
+@bp.route("/t/<key>/spiele/<n:number>/streichen", methods=["GET", "POST"])
+def void(number: int):
+    record = live_hand(number)
+    if request.method == "POST":
+        tables.void_hand(g.table, number, whole_number(request.form.get("version")))
+        later = table_ledger.live_hands_after(g.table, number)
+        if request.form.get("next") == "table":  # Undo: the hand goes back into the form
+            flash(
+                ngettext(
+                    "Hand %(number)s taken back; the hand after it is settled anew. It is "
+                    "back in the form: correct it and enter it again.",
+                    "Hand %(number)s taken back; the %(num)d hands after it are settled anew. "
+                    "It is back in the form: correct it and enter it again.",
+                    later,
+                    number=number,
+                )
+                if later
+                else _(
+                    "Hand %(number)s taken back. It is back in the form: correct it and "
+                    "enter it again.",
+                    number=number,
+                ),
+                "undone",
+            )
+            return redirect(url_for("table.table", wieder=number))
+        flash(
+            ngettext(
+                "Hand %(number)s struck out; the hand after it is settled anew.",
+                "Hand %(number)s struck out; the %(num)d hands after it are settled anew.",
+                later,
+                number=number,
+            )
+            if later
+            else _("Hand %(number)s struck out.", number=number),
+            "info",
+        )
+        return redirect(url_for("table.hands"))
+    return render_template(
+        "confirm_void.html", table=g.table, record=record, game=GAMES[g.table.game]
+    )
+
+
+def declarers(record) -> list:
+    """Who could have declared hand `record`: who sat at the table then, but the dealer who
+    sat out."""
+    seated = table_ledger.ledger_for(g.table).seated_at(record.number)
+    return options((p, p) for p in seated if p != record.sitting_out)
+
+
+def live_hand(number: int):
+    try:
+        return table_ledger.live_hand(g.table, number)
+    except NotFound:
+        abort(404, _("There is no hand %(number)s at this table (any more).", number=number))
