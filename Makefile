@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test lint format bench clean catalogues messages
+.PHONY: run test test-fast lint format bench clean catalogues messages
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -42,9 +42,14 @@ run: $(VENV)/.installed catalogues
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 test: lint catalogues
 	$(BIN)/python -m pytest
+
+# The rules, the services and the pages without the browser, real servers or fuzzing.
+test-fast: $(VENV)/.installed-test catalogues
+	$(BIN)/python -m pytest -m "not e2e and not slow"
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .

@@ -11,11 +11,68 @@ from pathlib import Path
 import pytest
 
 from scorer import create_app
-from scorer.extensions import db
+from scorer.domain.message import Msg
+from scorer.domain.model import RuleError
+from scorer.store.database import db
 
 DATA = Path(__file__).parent / "data"
 SETUP_CODE = "test-setup-code"
 """The first organiser sign-up's one-time code in the tests (`make run` prints a random one)."""
+
+
+SLOW_MODULES = {
+    "test_backups",
+    "test_concurrency",
+    "test_concurrency_more",
+    "test_fuzz",
+    "test_imports",
+    "test_migrations",
+    "test_printing",
+    "test_serve",
+    "test_upgrades",
+}
+"""Modules that start real servers, subprocesses or whole migrations, or fuzz: `slow`.
+`make test-fast` leaves them and the browser tests (`e2e`) out."""
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if module.startswith("test_e2e"):
+            item.add_marker(pytest.mark.e2e)
+        elif module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
+PLAIN_RULE_MESSAGES: list[object] = []
+"""Messages that reached a RuleError as something other than a message id, this test."""
+
+
+def pytest_configure(config):
+    """Every refusal speaks in message ids (`Msg`), which the reader's language says: a plain
+    string reaching a RuleError (in this process: the app under the test client, the
+    services, the domain) fails the test that made it."""
+    if getattr(RuleError.__init__, "checks_messages", False):
+        return
+    plain_init = RuleError.__init__
+
+    def checked(self, fields):
+        PLAIN_RULE_MESSAGES.extend(
+            m for ms in fields.values() for m in ms if not isinstance(m, Msg)
+        )
+        plain_init(self, fields)
+
+    checked.checks_messages = True
+    RuleError.__init__ = checked
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    PLAIN_RULE_MESSAGES.clear()
+    outcome = yield
+    if PLAIN_RULE_MESSAGES and outcome.excinfo is None:
+        plain = ", ".join(repr(m) for m in PLAIN_RULE_MESSAGES[:5])
+        outcome.force_exception(AssertionError(f"plain strings reached a RuleError: {plain}"))
 
 
 def load_vectors() -> list[dict]:

@@ -1,0 +1,82 @@
+"""The house's map holds: no import cycle between two modules (imports inside functions
+count), and no module too long to read in one sitting. The layers themselves are checked
+by import-linter (`make lint`, the contracts in pyproject.toml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import grimp
+import pytest
+
+from scorer.domain.model import RuleError
+from tests.conftest import PLAIN_RULE_MESSAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_LINES = 500
+
+
+def strongly_connected(graph: grimp.ImportGraph) -> list[list[str]]:
+    """The import cycles of `graph`: each group of modules that reach one another."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for imported in graph.find_modules_directly_imported_by(module):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in on_stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return groups
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = grimp.ImportGraph()
+    for module in ("a", "a.b", "a.c", "a.d"):
+        graph.add_module(module)
+    graph.add_import(importer="a.b", imported="a.c")
+    graph.add_import(importer="a.c", imported="a.b")
+    graph.add_import(importer="a.d", imported="a.b")
+    assert strongly_connected(graph) == [["a.b", "a.c"]]
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    graph = grimp.build_graph("scorer", include_external_packages=False)
+    assert strongly_connected(graph) == []
+
+
+@pytest.mark.parametrize(
+    "path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "scorer").rglob("*.py"))
+)
+def test_no_module_is_longer_than_a_sitting(path):
+    lines = (ROOT / path).read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{path}: {lines} lines"
+
+
+def test_the_guard_catches_a_plain_string():
+    """The check of `tests/conftest.py` works: a RuleError made with a plain string is recorded."""
+    PLAIN_RULE_MESSAGES.clear()
+    RuleError.one("name", "a plain string")
+    assert PLAIN_RULE_MESSAGES == ["a plain string"]
+    PLAIN_RULE_MESSAGES.clear()
