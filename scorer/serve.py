@@ -105,7 +105,6 @@ def prepare() -> Prepared:
     from scorer import create_app
     from scorer.auth.routes import setup_code
     from scorer.services.accounts import anyone_signed_up
-    from scorer.services.restate import restate_old_explanations
     from scorer.store import backups
     from scorer.store.database import db
 
@@ -133,7 +132,6 @@ def prepare() -> Prepared:
             if lock is not None:
                 os.close(lock)
             raise SystemExit(message) from None
-        restate_old_explanations()
         code = None if anyone_signed_up() else setup_code()
         sqlite = db.engine.dialect.name == "sqlite"
         db.engine.dispose()

@@ -16,7 +16,6 @@ from scorer.domain import GAMES, Bonus, Hand, RuleError
 from scorer.domain.scoring import Rules, score_hand
 from scorer.i18n.catalogue import say, say_all, say_line
 from scorer.i18n.formats import euros
-from scorer.store.database import db
 from tests.conftest import load_vectors
 from tests.test_vectors import hand_from_json, score_vector
 
@@ -277,30 +276,6 @@ def test_the_api_speaks_english_unless_asked_for_german(client):
     ]
     assert lines[0]["text"].startswith("won with 70")
     assert deutsch[0]["text"].startswith("gewonnen mit 70")
-
-
-def test_lines_stored_as_english_text_are_restated_once(app, client):
-
-    from scorer.services.restate import restate_old_explanations
-    from scorer.store.models import HandRecord
-
-    body = {"game": "haferltarock", "system": "parlett-units", "players": PLAYERS}
-    key = client.post("/api/v1/sessions", json=body).get_json()["key"]
-    hand = {"declarer": "Anton", "contract": "hand", "bid": 76, "points": 83}
-    assert client.post(f"/api/v1/sessions/{key}/hands", json=hand).status_code == 201
-    with app.app_context():
-        record = db.session.scalar(db.select(HandRecord))
-        record.explanation = [{"text": "hand game won, bid 76, took 83", "units": 2}]
-        db.session.commit()
-    old = client.get(f"/api/v1/sessions/{key}", headers={"Accept-Language": "de"}).get_json()
-    assert old["hands"][0]["explanation"][0]["text"] == "hand game won, bid 76, took 83"
-    with app.app_context():
-        assert restate_old_explanations() == 1
-        assert restate_old_explanations() == 0
-        record = db.session.scalar(db.select(HandRecord))
-        assert record.explanation[0]["msg"]["id"].startswith("hand game won")
-    german = client.get(f"/api/v1/sessions/{key}", headers={"Accept-Language": "de"})
-    assert german.get_json()["hands"][0]["explanation"][0]["text"].startswith("Handspiel")
 
 
 def test_dates_follow_the_locale(app):

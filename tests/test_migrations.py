@@ -20,7 +20,7 @@ from sqlalchemy import JSON, inspect
 from scorer import create_app
 from scorer.services import tournaments as ops
 from scorer.store.database import db
-from scorer.store.models import TableSession, Tournament
+from scorer.store.models import HandRecord, TableSession, Tournament
 from tests.test_tournaments import created, draw, organiser, play_round
 
 POSTGRES_URL = os.environ.get("SCORER_TEST_DATABASE_URL")
@@ -171,3 +171,71 @@ def test_the_declarer_tally_is_counted_from_the_stored_hands(migrated):
         assert after == before
         assert ops.tournament_standings(stored) == standings == ops.fresh_standings(stored)
         db.session.remove()
+
+
+def test_lines_stored_as_english_text_become_messages_once(migrated):
+    """35d74af2d862 restates the explanation lines a release before 2026-12 stored as plain
+    English: every live hand of such a table gets the messages a fresh fold gives (said in
+    German after it), a struck hand and the other tables are left as they are, and a table
+    the rules refuse to fold again keeps its lines."""
+    client = migrated.test_client()
+    players = ["Anton", "Berta", "Christl"]
+    body = {"game": "haferltarock", "system": "parlett-units", "players": players}
+    keys = [client.post("/api/v1/sessions", json=body).get_json()["key"] for _ in range(3)]
+    hands = [
+        {"declarer": "Anton", "contract": "hand", "bid": 76, "points": 83},
+        {"declarer": "Berta", "contract": "frage", "points": 50},
+        {"declarer": "Christl", "contract": "frage", "points": 70},
+    ]
+    for key in keys:
+        for hand in hands:
+            assert client.post(f"/api/v1/sessions/{key}/hands", json=hand).status_code == 201
+    version = client.get(f"/api/v1/sessions/{keys[0]}/hands/2").get_json()["version"]
+    assert client.delete(f"/api/v1/sessions/{keys[0]}/hands/2?version={version}").status_code == 204
+    old_text = [{"text": "hand game won, bid 76, took 83", "units": 2}]
+    with migrated.app_context():
+        ids = {s.key: s.id for s in db.session.scalars(db.select(TableSession))}
+        fresh = {
+            r.number: r.explanation
+            for r in db.session.scalars(
+                db.select(HandRecord).where(HandRecord.session_id == ids[keys[0]])
+            )
+        }
+        plain = db.session.scalars(
+            db.select(HandRecord).where(HandRecord.session_id.in_([ids[keys[0]], ids[keys[2]]]))
+        )
+        for record in plain:
+            record.explanation = old_text
+        # keys[2]: a rule refuses its hands now (an unknown contract): its lines stay
+        record = db.session.scalar(
+            db.select(HandRecord).where(
+                HandRecord.session_id == ids[keys[2]], HandRecord.number == 3
+            )
+        )
+        record.facts = {**record.facts, "contract": "no-such-contract"}
+        db.session.commit()
+        untouched = {
+            r.id: r.explanation
+            for r in db.session.scalars(
+                db.select(HandRecord).where(HandRecord.session_id == ids[keys[1]])
+            )
+        }
+        db.session.remove()
+    runner = migrated.test_cli_runner()
+    for args in (["db", "downgrade", "a1b2c3d4e5f6"], ["db", "upgrade"]):
+        result = runner.invoke(args=args)
+        assert result.exit_code == 0, result.output + repr(result.exception)
+    with migrated.app_context():
+        by_table = {}
+        for record in db.session.scalars(db.select(HandRecord).order_by(HandRecord.number)):
+            by_table.setdefault(record.session_id, {})[record.number] = record
+        first = by_table[ids[keys[0]]]
+        assert {n: r.explanation for n, r in first.items() if not r.voided} == {
+            n: fresh[n] for n in (1, 3)
+        }
+        assert first[2].voided and first[2].explanation == old_text
+        assert all(r.explanation == old_text for r in by_table[ids[keys[2]]].values())
+        assert {r.id: r.explanation for r in by_table[ids[keys[1]]].values()} == untouched
+        db.session.remove()
+    german = client.get(f"/api/v1/sessions/{keys[0]}", headers={"Accept-Language": "de"})
+    assert german.get_json()["hands"][0]["explanation"][0]["text"].startswith("Handspiel")

@@ -33,11 +33,11 @@ from alembic.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect, select, text
 
 from scorer import serve
-from scorer.services import tables as table_ops
+from scorer.services import table_ledger
 from scorer.services import tournaments as ops
 from scorer.store import backups
 from scorer.store.database import db
-from scorer.store.models import TableSession, Tournament
+from scorer.store.models import HandRecord, TableSession, Tournament
 from tests.conftest import DATA
 from tests.test_migrations import empty, fresh_app, same_json_default
 
@@ -165,6 +165,11 @@ def test_an_upgraded_release_database_gives_the_same_answers_and_takes_new_hands
                 opts={"compare_type": True, "compare_server_default": same_json_default},
             )
             assert compare_metadata(context, db.metadata) == []
+        # Explanation lines a release stored as plain English are messages now (35d74af2d862).
+        plain = db.select(db.func.count()).where(
+            db.cast(HandRecord.explanation, db.String).like('%"text":%')
+        )
+        assert db.session.scalar(plain) == 0
 
     for key, old in answers["sessions"].items():
         session = client.get(f"{API}/sessions/{key}").get_json()
@@ -176,7 +181,7 @@ def test_an_upgraded_release_database_gives_the_same_answers_and_takes_new_hands
         assert settlement["transfers"] == old["transfers"], key
     with app.app_context():
         for stored in db.session.scalars(select(TableSession)):
-            _, fresh = table_ops.fold_session(stored)
+            _, fresh = table_ledger.fold_session(stored)
             assert fresh.balances == stored.state["balances"], stored.key
             assert fresh.pot == stored.state["pot"], stored.key
         db.session.remove()

@@ -33,10 +33,14 @@ import flask_migrate  # noqa: E402
 
 from scorer import create_app  # noqa: E402
 
-try:  # the layered packages
-    from scorer.store.database import db
-except ImportError:  # a release before them
-    from scorer.extensions import db
+LAYERED = (ROOT / "scorer" / "store" / "database.py").exists()
+"""Whether the release has the layered packages (scorer/store, scorer/services). Asked of
+its files, not by trying an import: this virtualenv's editable install of the project
+would find a module the release does not have in the project's own tree."""
+if LAYERED:
+    from scorer.store.database import db  # noqa: E402
+else:
+    from scorer.extensions import db  # noqa: E402
 
 API = "/api/v1"
 PASSWORD = "geheim123"
@@ -169,24 +173,27 @@ class Maker:
     def comes_and_goes(self, key: str) -> None:
         """Klara joins, Ida goes home (`change_players` of the tables' service, where it
         exists: `scorer.services.tables`, before that `scorer.operations`)."""
-        try:
+        if LAYERED:
             from scorer.services import tables
-        except ImportError:  # a release before the layered packages
+            from scorer.store.table_rows import get_session
+        else:
             from scorer import operations as tables
+
+            get_session = tables.get_session
 
         if not hasattr(tables, "change_players"):
             return
         with self.app.app_context():
-            session = (getattr(tables, "get_session", None) or _table_rows().get_session)(key)
+            session = get_session(key)
             tables.change_players(session, ["Hans", "Jakob", "Klara"])
             db.session.commit()
 
     def organiser(self) -> dict[str, str]:
         import base64
 
-        try:  # the accounts' service
+        if LAYERED:
             from scorer.services.accounts import create_organiser
-        except ImportError:  # a release before it
+        else:
             from scorer.auth.routes import create_organiser
 
         if self.auth is None:
@@ -298,10 +305,3 @@ class Maker:
 
 if __name__ == "__main__":
     main(Path(sys.argv[1]).resolve())
-
-
-def _table_rows():
-    """Where a table is found by its key since the layered packages."""
-    from scorer.store import table_rows
-
-    return table_rows
