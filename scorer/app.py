@@ -9,9 +9,10 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, abort, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -86,7 +87,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (registered before Flask-SQLAlchemy's, so it runs after the session is closed)."""
         release_writer()
 
-    app.json.sort_keys = False
+    # Flask's default provider (typed as the base class, which has no sort_keys).
+    cast(DefaultJSONProvider, app.json).sort_keys = False
     app.url_map.converters["n"] = NumberConverter
     db.init_app(app)
     with app.app_context():

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flask import Response, current_app, has_request_context, request
+from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from scorer.i18n import language
@@ -49,7 +50,7 @@ def has_version(etag: str) -> bool:
     return request.if_none_match.contains_weak(etag)
 
 
-def conditional(etag: str, render: Callable[[], object]) -> Response:
+def conditional(etag: str, render: Callable[[], ResponseReturnValue]) -> Response:
     """`304` when the reader has this version of the page, else `render()`'s page; either
     way with the (weak) ETag."""
     if has_version(etag):

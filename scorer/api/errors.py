@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from flask import jsonify, request
 from werkzeug.exceptions import HTTPException
 
@@ -32,7 +34,7 @@ class ApiError(Exception):
 
 
 def error_response(
-    status: int, code: str, message: Text, fields: dict[str, list[Text]] | None = None
+    status: int, code: str, message: Text, fields: Mapping[str, Iterable[Text]] | None = None
 ):
     """The error body, its message and field messages in the reader's language (English
     unless `Accept-Language` asks for German); the code and field names stay fixed."""

@@ -30,7 +30,7 @@ ERRORS = {
 NOT_FOUND = {"404": {"$ref": "#/components/responses/NotFound"}}
 CONFLICT = {"409": {"$ref": "#/components/responses/Conflict"}}
 AUTH = {"401": {"$ref": "#/components/responses/Unauthorized"}}
-BASIC = [{"basic": []}]
+BASIC: list[dict[str, list[str]]] = [{"basic": []}]
 
 KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}

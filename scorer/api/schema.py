@@ -39,7 +39,8 @@ def body_bytes() -> bytes:
     raw = request.get_data(cache=True)
     limit = request.max_content_length
     if limit is not None and len(raw) >= limit:
-        raise RequestEntityTooLarge(msg("at most %(count)s bytes", count=limit - 1))
+        # A Msg as the description (werkzeug types it as text): error_text says it.
+        raise RequestEntityTooLarge(msg("at most %(count)s bytes", count=limit - 1))  # type: ignore[arg-type]
     return raw
 
 

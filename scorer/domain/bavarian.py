@@ -61,7 +61,9 @@ HEARTS_ONLY = Param(
 )
 
 
-def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
+def validate(
+    game: Game, system: System, hand: Hand, params: Mapping[str, Any]
+) -> dict[str, list[Msg]]:
     errors: dict[str, list[Msg]] = {}
     if hand.contract == "bettel":
         if hand.trump is not None:

@@ -7,8 +7,8 @@ hand is scored.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Callable, Collection
+from typing import Any, cast
 
 from scorer.domain.cardpoints import declarer_points
 from scorer.domain.limits import MAX_BONUSES, MAX_ID, MAX_PLAYER_NAME, MAX_SEATS
@@ -56,7 +56,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     """A Hand from its JSON object; keys outside `fields` are refused."""
     if not isinstance(data, dict):
         raise RuleError.one("hand", msg("must be an object"))
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Msg]] = {}
 
     def bad(field: str, message: Msg) -> None:
         errors.setdefault(field, []).append(message)
@@ -105,9 +105,10 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     bonuses = _parse_bonuses(data.get("bonuses"), bad)
     if errors:
         raise RuleError(errors)
+    # Both passed `_text` above (else a RuleError was raised): strings, not None.
     return Hand(
-        declarer=declarer.strip(),
-        contract=contract,
+        declarer=cast(str, declarer).strip(),
+        contract=cast(str, contract),
         trump=trump,
         bid=bid,
         points=points,
@@ -119,7 +120,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     )
 
 
-def _parse_bonuses(value: Any, bad) -> tuple[Bonus, ...]:
+def _parse_bonuses(value: Any, bad: Callable[[str, Msg], None]) -> tuple[Bonus, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or len(value) > MAX_BONUSES:

@@ -82,7 +82,7 @@ def msg(id: str, **args: Any) -> Msg:
     return Msg(id, args)
 
 
-def one_of(choices: Iterable[Msg | str | int]) -> Msg:
+def one_of(choices: Iterable[Msg | str | int | Decimal]) -> Msg:
     """ "must be one of: …", each choice named as the reader calls it (a contract, a suit,
     an option by its name in the reader's language, never its id)."""
     return msg("must be one of: %(choices)s", choices=tuple(choices))

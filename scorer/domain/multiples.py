@@ -4,7 +4,7 @@ bidding); paid from the pocket or through a pot."""
 from __future__ import annotations
 
 from scorer.domain.message import Msg, msg
-from scorer.domain.model import Line
+from scorer.domain.model import Line, Result
 from scorer.domain.params import Param, common_tie, pot_params
 from scorer.domain.payments import (
     direct,
@@ -34,7 +34,7 @@ def pay(deal: Deal) -> Draft:
     lines = [Line(name, units=m)]
     if hand.contract == "bettel":
         won = hand.no_tricks
-        result = "won" if won else "lost"
+        result: Result = "won" if won else "lost"
     else:
         result = outcome(deal, params["tie"])
         if result == "draw":

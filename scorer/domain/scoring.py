@@ -4,7 +4,7 @@ doublings, the doubling after a draw and the pot cap.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -183,8 +183,8 @@ class Rules:
                 "→ declarer loses the smallest amount"
             )
         )
-        reason = Line(reason.with_args(points=defenders_points, target=target))
-        return Draft(draft.result, draft.postings, [reason, *draft.explanation])
+        line = Line(reason.with_args(points=defenders_points, target=target))
+        return Draft(draft.result, draft.postings, [line, *draft.explanation])
 
 
 def score_hand(
@@ -200,7 +200,13 @@ def score_hand(
     return Rules.build(game_id, system_id, params).score(players, hand, pot_cents, factor)
 
 
-def _check_bid(game: Game, system: System, params: Mapping[str, Any], hand: Hand, bad) -> None:
+def _check_bid(
+    game: Game,
+    system: System,
+    params: Mapping[str, Any],
+    hand: Hand,
+    bad: Callable[[str, Msg], None],
+) -> None:
     bid = hand.bid
     if bid == "durch":
         if not system.durch_bid:
@@ -223,7 +229,7 @@ def _check_bid(game: Game, system: System, params: Mapping[str, Any], hand: Hand
         bad("bid", msg("a pick-up game (Frage) cannot be bid above 61"))
 
 
-def _check_points(game: Game, hand: Hand, bad) -> None:
+def _check_points(game: Game, hand: Hand, bad: Callable[[str, Msg], None]) -> None:
     total = game.total
     if hand.all_tricks and hand.no_tricks:
         bad("all_tricks", msg("cannot go with no_tricks"))

@@ -8,7 +8,7 @@ its trick and lost scores for the opponent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from scorer.domain.bonuses import (
     sign,
 )
 from scorer.domain.message import Msg, msg
-from scorer.domain.model import Hand, Line
+from scorer.domain.model import Hand, Line, Result
 from scorer.domain.params import Param
 from scorer.domain.payments import direct, points_times, won_or_lost_with
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
@@ -86,7 +86,7 @@ class Table:
             if (params.get("mondfang") if b == "mondfang" else params.get(f"bonus_{b}", True))
         )
 
-    def contract_points(self, deal: Deal) -> tuple[int, str, Msg]:
+    def contract_points(self, deal: Deal) -> tuple[int, Result, Msg]:
         """Signed game points for the contract, the result and the explanation."""
         p, params = deal.points, deal.params
         passed = deal.hand.contract == "passed"
@@ -189,13 +189,13 @@ def bonus_points(
     return 0, msg("%(bonus)s not made", bonus=name)
 
 
-def _payer(table: Table):
+def _payer(table: Table) -> Callable[[Deal], Draft]:
     def pay_table(deal: Deal) -> Draft:
         hand = deal.hand
         valat = made_valat(hand)
         if valat is not None:
             n, text = bonus_points(table, "valat", valat.side, True, valat.announced)
-            result = "won" if n > 0 else "lost"
+            result: Result = "won" if n > 0 else "lost"
             lines = [Line(msg("%(bonus)s: replaces everything else", bonus=text), units=n)]
         else:
             n, result, text = table.contract_points(deal)
@@ -213,7 +213,9 @@ def _payer(table: Table):
     return pay_table
 
 
-def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
+def validate(
+    game: Game, system: System, hand: Hand, params: Mapping[str, Any]
+) -> dict[str, list[Msg]]:
     table = TABLES[system.id]
     errors: dict[str, list[Msg]] = {}
     if hand.no_tricks:

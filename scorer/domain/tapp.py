@@ -16,7 +16,7 @@ from scorer.domain.bonuses import (
     sign,
 )
 from scorer.domain.message import Msg, msg
-from scorer.domain.model import Bonus, Hand, Line
+from scorer.domain.model import Bonus, Hand, Line, Result
 from scorer.domain.params import Param
 from scorer.domain.payments import direct, each_defender, points_times
 from scorer.domain.registry import Deal, Draft, Game, System, register_game, register_system
@@ -70,7 +70,7 @@ def pay(deal: Deal) -> Draft:
         lines = [
             Line(msg("%(bonus)s: replaces the contract and every other bonus", bonus=text), units=n)
         ]
-        result = "won" if n > 0 else "lost"
+        result: Result = "won" if n > 0 else "lost"
     else:
         value = CONTRACT_VALUES[contract]
         n = value if won else -value
@@ -98,7 +98,9 @@ def pay(deal: Deal) -> Draft:
     return Draft(result, direct(deal, cents, n > 0), lines)
 
 
-def validate(game: Game, system: System, hand: Hand, params: Mapping[str, Any]):
+def validate(
+    game: Game, system: System, hand: Hand, params: Mapping[str, Any]
+) -> dict[str, list[Msg]]:
     errors: dict[str, list[Msg]] = {}
     messages = check_bonuses(hand.bonuses, SILENT, game.name)
     announced = [b for b in hand.bonuses if b.announced]

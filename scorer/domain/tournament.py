@@ -160,7 +160,9 @@ def _meetings(
     return met
 
 
-def _byes(names: Sequence[str], previous_rounds: Sequence[Sequence[Sequence[str]]]) -> dict:
+def _byes(
+    names: Sequence[str], previous_rounds: Sequence[Sequence[Sequence[str]]]
+) -> dict[str, int]:
     counts = dict.fromkeys(names, 0)
     for round_tables in previous_rounds:
         seated = {name for table in round_tables for name in table}

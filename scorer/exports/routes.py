@@ -30,6 +30,7 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
+from werkzeug.wrappers.response import Response as BaseResponse
 
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
@@ -252,7 +253,7 @@ def import_page():
     return render_template("exports/import.html", form=form), status
 
 
-def imported(made: TableSession | Group | Tournament) -> Response:
+def imported(made: TableSession | Group | Tournament) -> BaseResponse:
     """Where an import takes the person who uploaded the file: what it made."""
     if isinstance(made, Group):
         flash(

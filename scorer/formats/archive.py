@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from scorer.domain import RuleError
 from scorer.domain.limits import (
@@ -242,7 +242,8 @@ def rules_fields(body: dict[str, Any], where: str, checks: Checks) -> tuple[str,
     if not isinstance(params, dict):
         checks.bad(f"{where}.params", msg("must be an object"))
         params = {}
-    return game, system, params
+    # Ids once the archive is made: a bad one is recorded, and `checks.done()` raises.
+    return cast(str, game), cast(str, system), params
 
 
 def hands_in(plans: list[ImportPlan | None], checks: Checks) -> None:
@@ -295,7 +296,7 @@ def parse_group_archive(doc: Any) -> GroupArchive:
         game=game,
         system=system,
         params=params,
-        members=members,
+        members=cast("list[str]", members),  # names: `checks.done()` raised otherwise
         carry_pot=carry_pot,
         settle=settle,
         share_by=share_by,
@@ -332,7 +333,7 @@ def _event(line: Any, where: str, evenings: int, checks: Checks) -> ArchivedEven
         reopened = line.get("reopened", False)
         if not isinstance(reopened, bool):
             checks.bad(f"{where}.reopened", msg("must be true or false"))
-        chosen = (position(line.get("evening"), "evening"),)
+        chosen: tuple[int, ...] = (position(line.get("evening"), "evening"),)
         return ArchivedEvent(action, season, at, chosen, reopened is True)
     if action == "paid":
         listed = checks.items(line.get("evenings"), f"{where}.evenings", MAX_ARCHIVE_EVENINGS, 1)

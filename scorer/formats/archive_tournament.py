@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from scorer.domain.limits import (
     MAX_PLAYER_NAME,
@@ -92,7 +92,8 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
         checks.bad("tournament.name", msg("must be text"))
     game, system, params = rules_fields(body, "tournament", checks)
     try:
-        day = date.fromisoformat(body.get("date"))
+        # Whatever the file says: anything but text raises the TypeError caught below.
+        day = date.fromisoformat(cast(Any, body.get("date")))
     except (TypeError, ValueError):
         checks.bad("tournament.date", msg("must be a date (YYYY-MM-DD)"))
         day = date.min
@@ -114,7 +115,7 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
     hands_in([t.plan for r in round_list if r for t in r.tables], checks)
     checks.done()
     return TournamentArchive(
-        name=name,
+        name=cast(str, name),  # text: `checks.done()` raised otherwise
         day=day,
         game=game,
         system=system,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import STORED_FIELDS, parse_hand
@@ -177,7 +177,7 @@ def parse_import(doc: Any) -> ImportPlan:
             msg("this Haferl reads version %(version)s of the file only", version=VERSION),
         )
 
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Msg]] = {}
 
     def bad(field: str, message: Msg) -> None:
         errors.setdefault(field, []).append(message)
@@ -236,6 +236,8 @@ def parse_import(doc: Any) -> ImportPlan:
         bad("hands", msg("at most %(count)s hands", count=MAX_EVENING_HANDS))
     if errors:
         raise RuleError(errors)
+    # What passed the checks above (else they raised): two ids and one of the players.
+    game, system, first_dealer = cast(str, game), cast(str, system), cast(str, first_dealer)
 
     rules = Rules.build(game, system, params)
     changes = tuple(lineups[1:])
@@ -276,7 +278,7 @@ def _hands(
     seen: set[int] = set()
     for index, entry in enumerate(entries):
         where = f"hands[{index}]"
-        errors: dict[str, list[str]] = {}
+        errors: dict[str, list[Msg]] = {}
 
         def bad(field: str, message: Msg, where: str = where, errors=errors) -> None:
             errors.setdefault(f"{where}.{field}" if field else where, []).append(message)
@@ -317,6 +319,8 @@ def _hands(
             )
         if errors:
             raise RuleError(errors)
+        # What passed the checks above (else they raised): a number, a player, a hand.
+        number, dealer, hand = cast(int, number), cast(str, dealer), cast(Hand, hand)
         seen.add(number)
         try:
             _, after = ledger.play(state, number, hand, dealer)
@@ -386,11 +390,11 @@ def unknown_fields(data: dict[str, Any], known: set[str], bad) -> None:
         bad(key[:MAX_ID], msg("unknown field"))
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def is_text(value: Any, limit: int, empty: bool = False) -> bool:
+def is_text(value: Any, limit: int, empty: bool = False) -> TypeGuard[str]:
     return (
         isinstance(value, str)
         and (empty or value.strip() != "")

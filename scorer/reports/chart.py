@@ -131,14 +131,14 @@ def balance_chart_svg(
             style += f' stroke-dasharray="{dash}"'
         for piece in _pieces(list(series.get(player, ()))):
             first = piece[0][0]
-            points = [(first + i, v) for i, v in _thin([v for _, v in piece], MAX_POINTS)]
-            if len(points) == 1:
-                i, v = points[0]
+            marks = [(first + i, v) for i, v in _thin([v for _, v in piece], MAX_POINTS)]
+            if len(marks) == 1:
+                i, v = marks[0]
                 out.append(
                     f'<circle cx="{_n(x(numbers[i]))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>'
                 )
-            elif points:
-                coords = " ".join(f"{_n(x(numbers[i]))},{_n(y(v))}" for i, v in points)
+            elif marks:
+                coords = " ".join(f"{_n(x(numbers[i]))},{_n(y(v))}" for i, v in marks)
                 out.append(f'<polyline points="{coords}" {style}/>')
         ly = top + 8 + 18 * n
         lx = right + 14

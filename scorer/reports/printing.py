@@ -92,6 +92,7 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
         return path.read_bytes()
     except FileNotFoundError:
         pass
+    job: Future[bytes] | bytes | None
     with _guard:
         job = _printing.get(path)
         if job is None:

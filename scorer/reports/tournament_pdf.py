@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from flask import render_template
 from sqlalchemy import select
@@ -127,12 +127,13 @@ def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
             {
                 "number": t.number,
                 "players": t.session.players,
-                "lines": range(1, t.session.hands_planned + 1 + BLANK_LINES),
+                # A tournament's table always has its planned hands (`hands_for`).
+                "lines": range(1, cast(int, t.session.hands_planned) + 1 + BLANK_LINES),
                 "planned": t.session.hands_planned,
                 # Who deals hand n: the deal passes in seat order from the first dealer.
                 "dealers": [
                     t.session.players[(n - 1) % len(t.session.players)]
-                    for n in range(1, t.session.hands_planned + 1 + BLANK_LINES)
+                    for n in range(1, cast(int, t.session.hands_planned) + 1 + BLANK_LINES)
                 ],
             }
             for t in round_.tables

@@ -3,6 +3,8 @@ the command line, and the session token that logging out renews."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from sqlalchemy import func, select
 
 from scorer.domain.limits import MAX_ORGANISER_NAME
@@ -14,7 +16,8 @@ from scorer.store.models import Organiser
 
 
 def anyone_signed_up() -> bool:
-    return db.session.scalar(select(func.count(Organiser.id))) > 0
+    # A count always gives one row: never None.
+    return cast(int, db.session.scalar(select(func.count(Organiser.id)))) > 0
 
 
 @unit_of_work

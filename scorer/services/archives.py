@@ -336,8 +336,8 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
     for player, archived in zip(tournament.players, archive.players, strict=True):
         player.joined_round = archived.joined_round
         player.withdrawn_after = archived.withdrawn_after
-    for archived in archive.round_list:
-        _import_round(tournament, archived)
+    for archived_round in archive.round_list:
+        _import_round(tournament, archived_round)
     db.session.flush()
     return tournament
 

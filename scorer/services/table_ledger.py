@@ -10,7 +10,7 @@ on (`refold`), starting from the state cached after the hand before it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Row, bindparam, case, func, select, update
 
@@ -108,7 +108,10 @@ HAND_COLUMNS = (
 def live_hand_rows(session: TableSession) -> list[Mapping[str, Any]]:
     """The `HAND_COLUMNS` of every live hand as plain rows: at 2,000 hands, building ORM
     objects would be most of the time the session JSON takes."""
-    return [row._mapping for row in hand_rows(session, HAND_COLUMNS)]
+    # Keyed by the names of HAND_COLUMNS (a RowMapping's keys may be columns too).
+    return cast(
+        "list[Mapping[str, Any]]", [row._mapping for row in hand_rows(session, HAND_COLUMNS)]
+    )
 
 
 SHEET_COLUMNS = (
@@ -233,7 +236,14 @@ def standings(
     start = ledger_for(session).start()
     live = [r for r in records if not r.voided]
     if all(r.state_after is not None for r in live):
-        after = {r.number: (r.state_after["balances"], r.state_after["pot"]) for r in live}
+        # None of them is None (just checked), which the checker cannot see through all().
+        after = {
+            r.number: (
+                cast("dict[str, Any]", r.state_after)["balances"],
+                cast("dict[str, Any]", r.state_after)["pot"],
+            )
+            for r in live
+        }
     else:
         entries, _ = fold_session(session)
         after = {e.number: (e.balances_after, e.pot_after) for e in entries}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select
 
@@ -399,7 +399,8 @@ def live_version(tournament: Tournament) -> tuple[int, ...]:
         .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
         .where(TournamentRound.tournament_id == tournament.id)
     ).one()
-    return (*players, *rounds, *table_versions)
+    # Counts and sums `coalesce`d to 0: no None among them.
+    return cast("tuple[int, ...]", (*players, *rounds, *table_versions))
 
 
 def table_scores(tournament: Tournament) -> list[TableScore]:

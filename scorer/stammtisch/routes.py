@@ -277,13 +277,13 @@ def player(name: str):
         stats, running = seasons.stats(group, name, season)
     except NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
-    stats = stats.to_json()
-    average = stats["average_points_as_declarer"]
+    shown = stats.to_json()
+    average = shown["average_points_as_declarer"]
     return render_template(
         "stammtisch/player.html",
         group=group,
         name=name,
-        stats=stats,
+        stats=shown,
         average=None if average is None else format_decimal(average, format="0.0"),
         running=running,
         game=GAMES[group.game],

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
@@ -26,6 +26,20 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+if TYPE_CHECKING:
+    from sqlalchemy import Table
+
+    # mypy takes no attribute (`db.Model`) as a base class (python/mypy#8603): the checker
+    # sees the models' base as the declarative base it is made from. Each model is mapped
+    # to a Table (not a join or a select), which the writes in bulk take.
+    class Model(Base):
+        __abstract__ = True
+        __table__: ClassVar[Table]
+
+else:
+    Model = db.Model
+"""The models' base class: `db.Model`, Flask-SQLAlchemy's declarative base."""
 
 _open: ContextVar[bool] = ContextVar("unit_of_work_open", default=False)
 """Whether this thread (request) is inside a unit of work already."""

@@ -25,14 +25,14 @@ from scorer.domain.limits import (
     MAX_PLAYER_NAME,
     MAX_TABLE_NAME,
 )
-from scorer.store.database import db
+from scorer.store.database import Model
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class TableSession(db.Model):
+class TableSession(Model):
     """An evening at one table: game, payment system, players in dealing order."""
 
     __tablename__ = "table_session"
@@ -102,7 +102,7 @@ class TableSession(db.Model):
         return self.hands_planned is not None and self.live_hands >= self.hands_planned
 
 
-class HandRecord(db.Model):
+class HandRecord(Model):
     """One hand: the facts as entered (`facts`), and the cached outcome of the fold."""
 
     __tablename__ = "hand"
@@ -138,7 +138,7 @@ class HandRecord(db.Model):
     session: Mapped[TableSession] = relationship(back_populates="hands")
 
 
-class HistoryEvent(db.Model):
+class HistoryEvent(Model):
     """An append-only line of the session's history: what changed and when."""
 
     __tablename__ = "history_event"
@@ -152,7 +152,7 @@ class HistoryEvent(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Organiser(UserMixin, db.Model):
+class Organiser(UserMixin, Model):
     """Someone who runs tournaments; sees only their own."""
 
     __tablename__ = "organiser"
@@ -181,7 +181,7 @@ class Organiser(UserMixin, db.Model):
         return check_password_hash(self.password_hash, password)
 
 
-class Tournament(db.Model):
+class Tournament(Model):
     """Several tables over several rounds, one game and payment system, scored in points."""
 
     __tablename__ = "tournament"
@@ -212,7 +212,7 @@ class Tournament(db.Model):
     )
 
 
-class TournamentPlayer(db.Model):
+class TournamentPlayer(Model):
     """A player of a tournament; late entries join at a round, withdrawals leave after one."""
 
     __tablename__ = "tournament_player"
@@ -232,7 +232,7 @@ class TournamentPlayer(db.Model):
         )
 
 
-class TournamentRound(db.Model):
+class TournamentRound(Model):
     """One round: its draw (from a stored seed) and its tables."""
 
     __tablename__ = "tournament_round"
@@ -255,7 +255,7 @@ class TournamentRound(db.Model):
         return self.closed_at is not None
 
 
-class TournamentTable(db.Model):
+class TournamentTable(Model):
     """A table of a round: entered on its own tablet through its own table session."""
 
     __tablename__ = "tournament_table"
@@ -270,7 +270,7 @@ class TournamentTable(db.Model):
     session: Mapped[TableSession] = relationship()
 
 
-class Group(db.Model):
+class Group(Model):
     """A Stammtisch: the same people every week, their rules, the Haferl carried over from
     evening to evening, seasons and one settle-up. Its key is the permission, as a table's."""
 
@@ -295,7 +295,7 @@ class Group(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class GroupEvent(db.Model):
+class GroupEvent(Model):
     """An append-only line of a group's history: the Haferl taken out or brought back, a
     season closed (with its shares), a settle-up paid, a member renamed."""
 

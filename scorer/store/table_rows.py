@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import cast
 
 from sqlalchemy import bindparam, select
 
@@ -68,7 +69,8 @@ def session_for_write(key: str, writes: int = 1) -> TableSession:
     else:
         row = db.session.execute(_LOCK_BY_KEY, {"key": key}).first()
         found, round_id = row if row is not None else (None, None)
-        if round_id is not None and writes_before_done(found) < writes:
+        # A round's id comes only with a found row, and so with its table.
+        if round_id is not None and writes_before_done(cast(TableSession, found)) < writes:
             begin_write()
             lock_more(TournamentRound, TournamentRound.id == round_id)
             found = lock_more(TableSession, TableSession.key == key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -428,11 +428,12 @@ def points_from_counts(form, game: Game) -> int | None:
     counts = {n: whole_number(v) for n, v in raw.items() if v}
     if any(v is None for v in counts.values()):
         raise RuleError.one("points", msg("Count: whole numbers only"))
+    whole = cast("dict[str, int]", counts)  # no None among them: refused just above
     try:
         if game.counting == "bavarian":
-            return bavarian_points(counts)
-        cards = counts.pop("cards", 0)
-        return tarock_points(counts, cards)
+            return bavarian_points(whole)
+        cards = whole.pop("cards", 0)
+        return tarock_points(whole, cards)
     except RuleError as exc:
         messages = [msg("Count: %(message)s", message=m) for ms in exc.fields.values() for m in ms]
         raise RuleError({"points": messages}) from None
