@@ -309,9 +309,9 @@ def test_recent_pages_render_at_most_once_per_max_age():
 
 
 def test_an_earlier_page_of_the_hand_list_watches_itself(client, monkeypatch):
-    from scorer.table import routes
+    from scorer.table import hand_pages
 
-    monkeypatch.setattr(routes, "HANDS_PER_PAGE", 2)
+    monkeypatch.setattr(hand_pages, "HANDS_PER_PAGE", 2)
     url = table_url(new_table(client))
     for declarer in ("Anton", "Berta", "Charlotte"):
         api_hand(client, url, declarer)
