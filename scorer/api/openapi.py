@@ -13,46 +13,28 @@ from typing import Any
 from flask import jsonify
 
 from scorer.api.blueprint import bp
-from scorer.api.openapi_schemas import RESPONSES, SCHEMAS, answer, ref
-
-
-def body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
-    return {"required": required, "content": {"application/json": {"schema": schema}}}
-
-
-ERRORS = {
-    "400": {"$ref": "#/components/responses/Malformed"},
-    "413": {"$ref": "#/components/responses/TooLarge"},
-    "415": {"$ref": "#/components/responses/NotJson"},
-    "422": {"$ref": "#/components/responses/BrokenRule"},
-    "429": {"$ref": "#/components/responses/TooMany"},
-}
-NOT_FOUND = {"404": {"$ref": "#/components/responses/NotFound"}}
-CONFLICT = {"409": {"$ref": "#/components/responses/Conflict"}}
-AUTH = {"401": {"$ref": "#/components/responses/Unauthorized"}}
-BASIC: list[dict[str, list[str]]] = [{"basic": []}]
-
-KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}
-NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
-TOURNAMENT = {
-    "name": "tournament_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer"},
-}
-
-
-GROUP = {"name": "group_key", "in": "path", "required": True, "schema": {"type": "string"}}
-MEMBER = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
-G = "/api/v1/groups/{group_key}"
-
-
-def operation(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"summary": summary, "responses": responses, **extra}
-
-
-S = "/api/v1/sessions/{key}"
-T = "/api/v1/tournaments/{tournament_id}"
+from scorer.api.openapi_schemas import (
+    ADJUSTMENT,
+    AUTH,
+    BASIC,
+    CONFLICT,
+    ERRORS,
+    GROUP,
+    KEY,
+    MEMBER,
+    NOT_FOUND,
+    NUMBER,
+    RESPONSES,
+    SCHEMAS,
+    TOURNAMENT,
+    G,
+    S,
+    T,
+    answer,
+    body,
+    operation,
+    ref,
+)
 
 PATHS: dict[str, Any] = {
     "/api/v1/openapi.json": {
@@ -255,6 +237,46 @@ PATHS: dict[str, Any] = {
         "get": operation(
             "Standings",
             {"200": answer("Standings"), **AUTH, **NOT_FOUND},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+        )
+    },
+    T + "/adjustments": {
+        "get": operation(
+            "The director's adjustments, taken back ones too",
+            {"200": answer("Adjustments"), **AUTH, **NOT_FOUND},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+        ),
+        "post": operation(
+            "An adjustment or penalty in points, with its reason",
+            {"201": answer("The adjustment"), **ERRORS, **AUTH, **NOT_FOUND, **CONFLICT},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+            requestBody=body(ref("Adjustment")),
+        ),
+    },
+    T + "/adjustments/{adjustment_id}": {
+        "delete": operation(
+            "Take an adjustment back (send `{}` as application/json)",
+            {"200": answer("The adjustment"), **ERRORS, **AUTH, **NOT_FOUND, **CONFLICT},
+            security=BASIC,
+            parameters=[TOURNAMENT, ADJUSTMENT],
+        )
+    },
+    T + "/finish": {
+        "post": operation(
+            "The results become final (send `{}` as application/json)",
+            {"200": answer("The tournament"), **ERRORS, **AUTH, **NOT_FOUND, **CONFLICT},
+            security=BASIC,
+            parameters=[TOURNAMENT],
+            requestBody=body(ref("Object")),
+        )
+    },
+    T + "/log": {
+        "get": operation(
+            "The tournament's log, oldest first",
+            {"200": answer("Log"), **AUTH, **NOT_FOUND},
             security=BASIC,
             parameters=[TOURNAMENT],
         )

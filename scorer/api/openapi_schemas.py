@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.domain.limits import (
+    MAX_ADJUSTMENT_POINTS,
+    MAX_ADJUSTMENT_REASON,
     MAX_BONUSES,
     MAX_DEALS_PER_PLAYER,
     MAX_PLAYER_NAME,
@@ -12,6 +14,7 @@ from scorer.domain.limits import (
     MAX_TOURNAMENT_NAME,
     MAX_TOURNAMENT_ROUNDS,
 )
+from scorer.domain.tournament import TIE_BREAKS
 
 
 def ref(name: str) -> dict[str, str]:
@@ -163,12 +166,31 @@ SCHEMAS: dict[str, Any] = {
                 "maximum": MAX_DEALS_PER_PLAYER,
             },
             "players": {"type": "array", "items": {"type": "string", "maxLength": MAX_PLAYER_NAME}},
+            "tie_breaks": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(TIE_BREAKS)},
+                "uniqueItems": True,
+            },
         },
     },
     "Player": {
         "type": "object",
         "required": ["name"],
         "properties": {"name": {"type": "string", "maxLength": MAX_PLAYER_NAME}},
+    },
+    "Adjustment": {
+        "type": "object",
+        "required": ["player", "points", "reason"],
+        "properties": {
+            "player": {"type": "string", "maxLength": MAX_PLAYER_NAME},
+            "points": {
+                "type": "integer",
+                "minimum": -MAX_ADJUSTMENT_POINTS,
+                "maximum": MAX_ADJUSTMENT_POINTS,
+                "not": {"const": 0},
+            },
+            "reason": {"type": "string", "minLength": 1, "maxLength": MAX_ADJUSTMENT_REASON},
+        },
     },
     "Swap": {
         "type": "object",
@@ -200,3 +222,51 @@ RESPONSES = {
     "Conflict": error_answer("A stale version, a closed evening or round."),
     "Unauthorized": error_answer("HTTP Basic credentials of an organiser are needed."),
 }
+
+
+# --- building blocks of the paths ---------------------------------------------------
+
+
+def body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+ERRORS = {
+    "400": {"$ref": "#/components/responses/Malformed"},
+    "413": {"$ref": "#/components/responses/TooLarge"},
+    "415": {"$ref": "#/components/responses/NotJson"},
+    "422": {"$ref": "#/components/responses/BrokenRule"},
+    "429": {"$ref": "#/components/responses/TooMany"},
+}
+NOT_FOUND = {"404": {"$ref": "#/components/responses/NotFound"}}
+CONFLICT = {"409": {"$ref": "#/components/responses/Conflict"}}
+AUTH = {"401": {"$ref": "#/components/responses/Unauthorized"}}
+BASIC: list[dict[str, list[str]]] = [{"basic": []}]
+
+KEY = {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+TOURNAMENT = {
+    "name": "tournament_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer"},
+}
+
+
+ADJUSTMENT = {
+    "name": "adjustment_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer"},
+}
+GROUP = {"name": "group_key", "in": "path", "required": True, "schema": {"type": "string"}}
+MEMBER = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+G = "/api/v1/groups/{group_key}"
+
+
+def operation(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"summary": summary, "responses": responses, **extra}
+
+
+S = "/api/v1/sessions/{key}"
+T = "/api/v1/tournaments/{tournament_id}"

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, g, jsonify, request
 
 from scorer.api.blueprint import bp
+from scorer.api.director import correcting_organiser
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes, json_body, said_line
 from scorer.domain import GAMES, RuleError
@@ -194,7 +195,7 @@ def edit_hand(number: int):
     version = data.get("version")
     hand_data = {k: v for k, v in data.items() if k != "version"}
     hand, dealer = _hand_from_request(g.session, hand_data)
-    record = tables.edit_hand(g.session, number, version, hand, dealer)
+    record = tables.edit_hand(g.session, number, version, hand, dealer, correcting_organiser())
     stored = hand_row(record)
     answer = hand_to_json(stored)
     return jsonify(answer)
@@ -203,7 +204,7 @@ def edit_hand(number: int):
 @bp.delete("/sessions/<key>/hands/<n:number>")
 def void_hand(number: int):
     version = whole_number(request.args.get("version"))
-    tables.void_hand(g.session, number, version)
+    tables.void_hand(g.session, number, version, correcting_organiser())
     return "", 204
 
 

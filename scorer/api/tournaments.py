@@ -14,6 +14,7 @@ from scorer.api.schema import json_body
 from scorer.auth import credentials
 from scorer.domain import RuleError
 from scorer.domain.message import msg
+from scorer.domain.tournament import DEFAULT_TIE_BREAKS
 from scorer.extensions import limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
@@ -72,6 +73,9 @@ def tournament_to_json(t: Tournament) -> dict[str, Any]:
         ],
         "rounds_drawn": [round_to_json(r) for r in t.round_list],
         "standings_url": url_for("tournaments.standings", key=t.key, _external=True),
+        "tie_breaks": list(t.tie_breaks),
+        "finished": t.finished,
+        "finished_at": t.finished_at.isoformat() + "Z" if t.finished_at else None,
     }
 
 
@@ -97,14 +101,19 @@ def round_to_json(r: TournamentRound) -> dict[str, Any]:
 
 
 def standings_to_json(t: Tournament) -> list[dict[str, Any]]:
+    """The standings, one row per player: the total with the director's `adjustment` in
+    it, and `final` once the tournament is finished."""
     return [
         {
             "place": s.place,
             "player": s.player,
             "total": s.total,
+            "adjustment": s.adjustment,
             "wins_as_declarer": s.wins_as_declarer,
+            "losses_as_declarer": s.losses_as_declarer,
             "per_round": s.per_round,
             "last_round": s.last_round,
+            "final": t.finished,
         }
         for s in ops.tournament_standings(t)
     ]
@@ -131,6 +140,7 @@ def create_tournament():
         data.get("rounds", 4),
         players,
         data.get("deals_per_player", ops.DEFAULT_DEALS),
+        data.get("tie_breaks", list(DEFAULT_TIE_BREAKS)),
     )
     return jsonify(tournament_to_json(tournament)), 201
 

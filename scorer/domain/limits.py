@@ -61,6 +61,10 @@ MAX_TOURNAMENT_ROUNDS = 20
 """Rounds of a tournament."""
 MAX_DEALS_PER_PLAYER = 20
 """Deals of each player at a tournament table in one round."""
+MAX_ADJUSTMENT_REASON = 200
+"""Characters of the reason of a director's adjustment."""
+MAX_ADJUSTMENT_POINTS = 10_000
+"""Points of one adjustment, either way."""
 MAX_TOURNAMENT_TABLES = MAX_TOURNAMENT_PLAYERS // 3
 """Tables of a round: every player seated, three at a table at least."""
 

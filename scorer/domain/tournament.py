@@ -32,18 +32,22 @@ The standings
     `ranked` adds up each player's points per round from the tables' scores (`TableScore`:
     what a table keeps as its hands are played), so their cost does not grow with the hands;
     `standings` does the same from the hands themselves (`table_scores`), the fresh fold the
-    kept scores must always equal. **[decision]** Ties are broken by more
-    games won as declarer, then by the better score in the last round that has been played
-    (the latest round in which any hand was recorded; a player who sat it out scored 0 in it);
-    players still equal share the place (1, 2, 2, 4) and are listed by name.
+    kept scores must always equal. A director's adjustments count in the total.
+    **[decision]** Equal totals are decided by the tie-breaks the tournament chose, in order
+    (`TIE_BREAKS`); by default as before: more games won as declarer, then the better score
+    in the last round that has been played (the latest round in which any hand was
+    recorded; a player who sat it out scored 0 in it). Players still equal share the place
+    (1, 2, 2, 4) and are listed by name; `draw` (the drawn order, from the tournament's
+    seed) leaves nobody equal.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.domain.message import msg
@@ -289,10 +293,29 @@ class TournamentHand:
     net: Mapping[str, int]
 
 
+TIE_BREAKS = ("wins", "best_round", "fewest_losses", "last_round", "draw")
+"""What can decide equal totals: more games won as declarer, the better best round, fewer
+games lost as declarer, the better score in the last round played, the drawn order."""
+DEFAULT_TIE_BREAKS = ("wins", "last_round")
+
+
+def check_tie_breaks(value: object) -> tuple[str, ...]:
+    """`value` as a list of tie-breaks, each once, or ValueError naming what is wrong."""
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError(msg("must be a list of tie-breaks"))
+    unknown = [v for v in value if v not in TIE_BREAKS]
+    if unknown:
+        raise ValueError(msg("unknown tie-break %(name)s", name=str(unknown[0])))
+    if len(set(value)) != len(value):
+        raise ValueError(msg("each tie-break may be chosen once"))
+    return tuple(value)
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings. `per_round` has one total per round (0 where the player
-    had no hand); `last_round` is the score in the latest round played."""
+    had no hand); `last_round` is the score in the latest round played; `adjustment` the
+    director's points (in `total`)."""
 
     place: int
     player: str
@@ -300,6 +323,8 @@ class Standing:
     wins_as_declarer: int
     per_round: list[int]
     last_round: int
+    adjustment: int = 0
+    losses_as_declarer: int = 0
 
 
 @dataclass(frozen=True)
@@ -314,44 +339,68 @@ class TableScore:
     points: Mapping[str, int]
     wins: Mapping[str, int]
     hands: int
+    losses: Mapping[str, int] = field(default_factory=dict)
 
 
 def table_scores(hands: Iterable[TournamentHand]) -> list[TableScore]:
     """`hands` added up per table, in the order the tables first appear."""
-    tables: dict[tuple[int, int], tuple[dict[str, int], dict[str, int], list[int]]] = {}
+    tables: dict[
+        tuple[int, int], tuple[dict[str, int], dict[str, int], dict[str, int], list[int]]
+    ] = {}
     for hand in hands:
-        points, wins, count = tables.setdefault((hand.round, hand.table), ({}, {}, [0]))
+        points, wins, losses, count = tables.setdefault((hand.round, hand.table), ({}, {}, {}, [0]))
         count[0] += 1
         for name, value in hand.net.items():
             if name != POT:
                 points[name] = points.get(name, 0) + value
         if hand.result == "won":
             wins[hand.declarer] = wins.get(hand.declarer, 0) + 1
+        elif hand.result == "lost":
+            losses[hand.declarer] = losses.get(hand.declarer, 0) + 1
     return [
-        TableScore(round_, points, wins, count[0])
-        for (round_, _), (points, wins, count) in tables.items()
+        TableScore(round_, points, wins, count[0], losses)
+        for (round_, _), (points, wins, losses, count) in tables.items()
     ]
 
 
 def standings(
-    players: Sequence[str], hands: Iterable[TournamentHand], rounds: int
+    players: Sequence[str],
+    hands: Iterable[TournamentHand],
+    rounds: int,
+    adjustments: Mapping[str, int] | None = None,
+    tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
+    seed: int = 0,
 ) -> list[Standing]:
     """Rank `players` on the `hands` of a tournament of `rounds` rounds (numbered from 1):
     `ranked` on the hands added up per table."""
-    return ranked(players, table_scores(hands), rounds)
+    return ranked(players, table_scores(hands), rounds, adjustments, tie_breaks, seed)
 
 
-def ranked(players: Sequence[str], tables: Iterable[TableScore], rounds: int) -> list[Standing]:
-    """Rank `players` on the `tables` of a tournament of `rounds` rounds (numbered from 1).
+def ranked(
+    players: Sequence[str],
+    tables: Iterable[TableScore],
+    rounds: int,
+    adjustments: Mapping[str, int] | None = None,
+    tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
+    seed: int = 0,
+) -> list[Standing]:
+    """Rank `players` on the `tables` of a tournament of `rounds` rounds (numbered from 1),
+    with the director's `adjustments` (points per player) in the totals.
 
-    Highest total first; ties go to more games won as declarer, then to the better score in
-    the last round played; players still equal share the place (1, 2, 2, 4) and are listed by
-    name. Every player is listed, with 0 if they have no hand yet.
+    Highest total first; equal totals are decided by `tie_breaks` in order (`TIE_BREAKS`;
+    `draw` by the order drawn from `seed`); players still equal share the place (1, 2, 2,
+    4) and are listed by name. Every player is listed, with 0 if they have no hand yet.
     """
     if len(set(players)) != len(players):
         raise ValueError("a player is named twice")
     per_round = {name: [0] * rounds for name in players}
     wins = dict.fromkeys(players, 0)
+    losses = dict.fromkeys(players, 0)
+    adjusted = {name: 0 for name in players}
+    for name, points in (adjustments or {}).items():
+        if name not in adjusted:
+            raise ValueError(f"{name!r} is not a player of this tournament")
+        adjusted[name] += points
     last_played = 0
     for table in tables:
         if not table.hands:
@@ -369,12 +418,28 @@ def ranked(players: Sequence[str], tables: Iterable[TableScore], rounds: int) ->
             if name not in wins:
                 raise ValueError(f"{name!r} is not a player of this tournament")
             wins[name] += won
+        for name, lost in table.losses.items():
+            if name not in losses:
+                raise ValueError(f"{name!r} is not a player of this tournament")
+            losses[name] += lost
 
     def last(name: str) -> int:
         return per_round[name][last_played - 1] if last_played else 0
 
-    def key(name: str) -> tuple[int, int, int]:
-        return (-sum(per_round[name]), -wins[name], -last(name))
+    def total(name: str) -> int:
+        return sum(per_round[name]) + adjusted[name]
+
+    deciders: dict[str, Callable[[str], int]] = {
+        "wins": lambda name: -wins[name],
+        "best_round": lambda name: -max(per_round[name][:last_played], default=0),
+        "fewest_losses": lambda name: losses[name],
+        "last_round": lambda name: -last(name),
+        "draw": lambda name: drawn_order(seed, name),
+    }
+    chosen = [deciders[tie_break] for tie_break in tie_breaks]
+
+    def key(name: str) -> tuple[int, ...]:
+        return (-total(name), *(decide(name) for decide in chosen))
 
     ordered = sorted(players, key=lambda name: (key(name), name.casefold(), name))
     result: list[Standing] = []
@@ -384,10 +449,19 @@ def ranked(players: Sequence[str], tables: Iterable[TableScore], rounds: int) ->
             Standing(
                 place=place,
                 player=name,
-                total=sum(per_round[name]),
+                total=total(name),
                 wins_as_declarer=wins[name],
                 per_round=list(per_round[name]),
                 last_round=last(name),
+                adjustment=adjusted[name],
+                losses_as_declarer=losses[name],
             )
         )
     return result
+
+
+def drawn_order(seed: int, name: str) -> int:
+    """A player's place in the order drawn from the tournament's `seed`: the same on every
+    server and at every reading, different for every name."""
+    digest = hashlib.sha256(f"{seed}\x00{name}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from flask import render_template
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
@@ -24,6 +26,7 @@ from scorer.reports.paper import (
     rules_lines,
 )
 from scorer.reports.printing import printed, version_of
+from scorer.services import director
 from scorer.services.tournaments import live_version, tournament_standings
 from scorer.store.database import db
 from scorer.store.models import TableSession, Tournament, TournamentRound, TournamentTable
@@ -62,12 +65,31 @@ def _render(
     return printed(name, version, lang, html, "print-lists.css")
 
 
+TIE_BREAK_NAMES = {
+    "wins": _l("more games won as declarer"),
+    "best_round": _l("the better best round"),
+    "fewest_losses": _l("fewer games lost as declarer"),
+    "last_round": _l("the better last round"),
+    "draw": _l("the drawn order"),
+}
+
+
+def tie_break_text(tournament: Tournament) -> str:
+    """How equal totals are decided, in the reader's words."""
+    names = [str(TIE_BREAK_NAMES[name]) for name in tournament.tie_breaks]
+    if not names:
+        return _("On equal points, players share the place.")
+    return _("On equal points: %(order)s.", order=_(", then ").join(names))
+
+
 def rules_of(tournament: Tournament) -> dict[str, Any]:
-    """The tournament's rules block (`exports/_rules.html`): every parameter and the mark."""
+    """The tournament's rules block (`exports/_rules.html`): every parameter and the mark,
+    and how equal totals are decided."""
     game, system = GAMES[tournament.game], SYSTEMS[tournament.system]
     return {
         "rules": rules_lines(game, system, tournament.params, points=True, has_pot=False),
         "fingerprint": fingerprint(tournament.game, tournament.system, tournament.params),
+        "tie_break_text": tie_break_text(tournament),
     }
 
 
@@ -174,6 +196,7 @@ def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
             "game": GAMES[tournament.game],
             "system": SYSTEMS[tournament.system],
             "standings": tournament_standings(tournament),
+            "reasons": director.reasons(tournament),
             "rounds_played": len(tournament.round_list),
             **rules_of(tournament),
         }

@@ -20,3 +20,12 @@ table_closed = _signals.signal("table-closed")
 
 table_reopened = _signals.signal("table-reopened")
 """A closed evening was opened again (sender: the TableSession)."""
+
+hand_changing = _signals.signal("hand-changing")
+"""A stored hand is about to be corrected or struck (sender: the TableSession; `by`: the
+organiser who does it, or None for a table's key). A receiver may refuse (raise), or
+answer True to allow it at a closed table."""
+
+hand_changed = _signals.signal("hand-changed")
+"""A stored hand was corrected or struck (sender: the TableSession; `number`, `before`,
+`after` (None when struck) and `by`)."""

@@ -47,6 +47,7 @@ from scorer.store.hand_writes import write_hand
 from scorer.store.models import (
     HandRecord,
     HistoryEvent,
+    Organiser,
     TableSession,
     TournamentTable,
     utcnow,
@@ -214,10 +215,16 @@ def _check_number(session: TableSession, number: Any) -> None:
 
 @unit_of_work
 def edit_hand(
-    session: TableSession, number: int, version: Any, hand: Hand, dealer: str | None = None
+    session: TableSession,
+    number: int,
+    version: Any,
+    hand: Hand,
+    dealer: str | None = None,
+    by: Organiser | None = None,
 ) -> HandRecord:
-    """Correct a hand read at `version`; every later hand is settled again."""
-    _require_open(session)
+    """Correct a hand read at `version`; every later hand is settled again. `by`: the
+    organiser who corrects it (a tournament's table after its round closed), else None."""
+    _require_correctable(session, by)
     record = _live_hand(session, number, version)
     before = {"hand": record.facts, "dealer": record.dealer}
     record.facts = hand.to_json()
@@ -225,25 +232,35 @@ def edit_hand(
         record.dealer = dealer
     record.version += 1
     refold(session, number)
-    _history(
-        session,
-        "edit",
-        number,
-        {"before": before, "after": {"hand": record.facts, "dealer": record.dealer}},
-    )
+    after = {"hand": record.facts, "dealer": record.dealer}
+    _history(session, "edit", number, {"before": before, "after": after})
+    events.hand_changed.send(session, number=number, before=before, after=after, by=by)
     return record
 
 
 @unit_of_work
-def void_hand(session: TableSession, number: int, version: Any) -> HandRecord:
-    """Take a hand out of the ledger; it stays in the history."""
-    _require_open(session)
+def void_hand(
+    session: TableSession, number: int, version: Any, by: Organiser | None = None
+) -> HandRecord:
+    """Take a hand out of the ledger; it stays in the history. `by` as for `edit_hand`."""
+    _require_correctable(session, by)
     record = _live_hand(session, number, version)
     record.voided = True
     record.version += 1
     refold(session, number)
-    _history(session, "void", number, {"hand": record.facts, "dealer": record.dealer})
+    before = {"hand": record.facts, "dealer": record.dealer}
+    _history(session, "void", number, before)
+    events.hand_changed.send(session, number=number, before=before, after=None, by=by)
     return record
+
+
+def _require_correctable(session: TableSession, by: Organiser | None) -> None:
+    """A stored hand may be corrected at an open table, and at a closed one where a
+    listener allows it (a tournament's organiser after the round closed); a listener may
+    refuse it anywhere (a finished tournament)."""
+    answers = events.hand_changing.send(session, by=by)
+    if not any(answer is True for _receiver, answer in answers):
+        _require_open(session)
 
 
 @unit_of_work

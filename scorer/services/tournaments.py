@@ -28,9 +28,11 @@ from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.tournament import (
+    DEFAULT_TIE_BREAKS,
     Standing,
     TableScore,
     TournamentHand,
+    check_tie_breaks,
     draw,
     hands_per_table,
     ranked,
@@ -40,21 +42,23 @@ from scorer.domain.tournament import (
     table_sizes,
     tournament_rules,
 )
-from scorer.services import events, table_ledger, tables
+from scorer.services import director, events, table_ledger, tables
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import NotFound
-from scorer.store.locks import lock_more, lock_one
+from scorer.store.locks import lock_one
 from scorer.store.models import (
     HandRecord,
     Organiser,
     TableSession,
     Tournament,
+    TournamentLog,
     TournamentPlayer,
     TournamentRound,
     TournamentTable,
     utcnow,
 )
+from scorer.store.table_rows import lock_round
 
 DEFAULT_DEALS = 4
 """Each player deals this often per round: 16 hands at a table of four (the dealer sits
@@ -103,6 +107,7 @@ def create_tournament(
     rounds: int,
     players: list[str],
     deals_per_player: int = DEFAULT_DEALS,
+    tie_breaks: Any = DEFAULT_TIE_BREAKS,
 ) -> Tournament:
     rules = tournament_rules(game, system, params)
     errors: dict[str, list[Msg]] = {}
@@ -122,6 +127,10 @@ def create_tournament(
         or not 1 <= deals_per_player <= MAX_DEALS_PER_PLAYER
     ):
         errors["deals_per_player"] = [whole_number_between(1, MAX_DEALS_PER_PLAYER)]
+    try:
+        tie_breaks = check_tie_breaks(tie_breaks)
+    except ValueError as exc:
+        errors["tie_breaks"] = [exc.args[0]]
     if not set(rules.game.players) & {3, 4}:
         errors["game"] = [msg("tournaments seat tables of 3 and 4: not for a two-player game")]
     if errors:
@@ -138,6 +147,7 @@ def create_tournament(
         rounds=rounds,
         deals_per_player=deals_per_player,
         seed=secrets.randbits(31),
+        tie_breaks=list(tie_breaks),
     )
     tournament.players = [TournamentPlayer(name=n) for n in players]
     db.session.add(tournament)
@@ -202,6 +212,7 @@ def hands_for(tournament: Tournament, table_size: int) -> int:
 @unit_of_work
 def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A late entry: plays from the next round that is drawn."""
+    director.require_running(tournament)
     name = clean_name(name, "name", MAX_PLAYER_NAME)
     if same_name(name, POT):
         raise RuleError.one("name", pot_name_taken())
@@ -212,6 +223,13 @@ def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
         raise TournamentError(msg("every round has been drawn"))
     player = TournamentPlayer(name=name, joined_round=next_round_number(tournament))
     tournament.players.append(player)
+    director.log(
+        tournament,
+        "enter",
+        director.organiser_name(tournament),
+        player=name,
+        round=player.joined_round,
+    )
     db.session.flush()
     return player
 
@@ -219,6 +237,7 @@ def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
 @unit_of_work
 def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A withdrawal: plays no round after the current one."""
+    director.require_running(tournament)
     player = next((p for p in tournament.players if p.name == name), None)
     if player is None:
         raise NotFound(msg("no player called %(name)s in this tournament", name=name))
@@ -226,6 +245,13 @@ def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     player.withdrawn_after = current.number if current else 0
     if player.joined_round > player.withdrawn_after:
         tournament.players.remove(player)
+    director.log(
+        tournament,
+        "withdraw",
+        director.organiser_name(tournament),
+        player=name,
+        after_round=player.withdrawn_after,
+    )
     db.session.flush()
     return player
 
@@ -234,6 +260,7 @@ def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
 def draw_round(tournament: Tournament) -> TournamentRound:
     """Draw the next round's tables (reproducible from the stored seed) and open a table
     session for each."""
+    director.require_running(tournament)
     number = next_round_number(tournament)
     if number > tournament.rounds:
         raise TournamentError(msg("all %(count)s rounds have been drawn", count=tournament.rounds))
@@ -271,6 +298,14 @@ def draw_round(tournament: Tournament) -> TournamentRound:
             hands_planned=hands_for(tournament, len(players)),
         )
         round_.tables.append(TournamentTable(number=index, session_id=session.id, session=session))
+    director.log(
+        tournament,
+        "draw",
+        director.organiser_name(tournament),
+        round=number,
+        tables=[list(players) for players in seatings],
+        byes=list(round_.byes),
+    )
     db.session.flush()
     return round_
 
@@ -282,6 +317,7 @@ def started(round_: TournamentRound) -> bool:
 @unit_of_work
 def swap_players(round_: TournamentRound, a: str, b: str) -> None:
     """Swap two players' seats while no hand of the round has been recorded."""
+    director.require_running(round_.tournament)
     lock_round(round_)
     if round_.closed or started(round_):
         raise TournamentError(msg("the round has started: seats can no longer be swapped"))
@@ -298,37 +334,29 @@ def swap_players(round_: TournamentRound, a: str, b: str) -> None:
                 table_ledger.rules_for(session), tuple(players), players[0], points_only=True
             )
             session.state = ledger.start().to_json()
+    tournament = round_.tournament
+    director.log(
+        tournament, "swap", director.organiser_name(tournament), round=round_.number, a=a, b=b
+    )
     db.session.flush()
-
-
-def lock_round(round_: TournamentRound) -> None:
-    """Lock the round, then its tables' sessions in id order: the order every writer
-    takes them in (a tablet's write locks its round before its table)."""
-    lock_more(TournamentRound, TournamentRound.id == round_.id)
-    db.session.scalars(
-        select(TableSession)
-        .join(TournamentTable, TournamentTable.session_id == TableSession.id)
-        .where(TournamentTable.round_id == round_.id)
-        .order_by(TableSession.id)
-        .with_for_update(of=TableSession)
-        .execution_options(populate_existing=True)
-    ).all()
 
 
 @unit_of_work
 def close_round(round_: TournamentRound) -> None:
+    director.require_running(round_.tournament)
     lock_round(round_)
     if round_.closed:
         raise TournamentError(msg("round %(number)s is closed already", number=round_.number))
-    _close_locked(round_)
+    _close_locked(round_, director.organiser_name(round_.tournament))
 
 
-def _close_locked(round_: TournamentRound) -> None:
+def _close_locked(round_: TournamentRound, by: str) -> None:
     """Close the round and its open tables; the caller holds `lock_round`."""
     for table in round_.tables:
         if not table.session.closed:
             tables.close_session(table.session, with_round=True)
     round_.closed_at = utcnow()
+    director.log(round_.tournament, "close", by, round=round_.number)
     db.session.flush()
 
 
@@ -347,7 +375,7 @@ def close_round_if_done(session: TableSession) -> bool:
     lock_round(round_)
     if round_.closed or not all(t.session.done for t in round_.tables):
         return False
-    _close_locked(round_)
+    _close_locked(round_, director.TABLE)
     return True
 
 
@@ -380,7 +408,8 @@ def tournament_hands(tournament: Tournament) -> list[TournamentHand]:
 def live_version(tournament: Tournament) -> tuple[int, ...]:
     """What changes whenever the standings change: its players (entries, withdrawals), its
     rounds (drawn, closed) and its tables' versions added up (every hand bumps its
-    table's). Three small reads, for the standings' ETag."""
+    table's) and its log's length (adjustments, the finish). Four small reads, for the
+    standings' ETag."""
     players = db.session.execute(
         select(
             func.count(),
@@ -399,8 +428,12 @@ def live_version(tournament: Tournament) -> tuple[int, ...]:
         .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
         .where(TournamentRound.tournament_id == tournament.id)
     ).one()
+    # Adjustments, taking one back and the finish each write a line of the log.
+    logged = db.session.scalar(
+        select(func.count()).where(TournamentLog.tournament_id == tournament.id)
+    )
     # Counts and sums `coalesce`d to 0: no None among them.
-    return cast("tuple[int, ...]", (*players, *rounds, *table_versions))
+    return cast("tuple[int, ...]", (*players, *rounds, *table_versions, logged))
 
 
 def table_scores(tournament: Tournament) -> list[TableScore]:
@@ -414,18 +447,38 @@ def table_scores(tournament: Tournament) -> list[TableScore]:
         .order_by(TournamentRound.number, TournamentTable.number)
     )
     return [
-        TableScore(number, state["balances"], tally.get("won", {}), state.get("hands", 0))
+        TableScore(
+            number,
+            state["balances"],
+            tally.get("won", {}),
+            state.get("hands", 0),
+            tally.get("lost", {}),
+        )
         for number, state, tally in rows
     ]
 
 
 def tournament_standings(tournament: Tournament) -> list[Standing]:
     names = [p.name for p in tournament.players]
-    return ranked(names, table_scores(tournament), tournament.rounds)
+    return ranked(
+        names,
+        table_scores(tournament),
+        tournament.rounds,
+        director.counted_adjustments(tournament),
+        tournament.tie_breaks,
+        tournament.seed,
+    )
 
 
 def fresh_standings(tournament: Tournament) -> list[Standing]:
     """The standings folded afresh from every live hand: what `tournament_standings` must
     always equal (for checks and tests; pages read the tables' kept scores)."""
     names = [p.name for p in tournament.players]
-    return standings(names, tournament_hands(tournament), tournament.rounds)
+    return standings(
+        names,
+        tournament_hands(tournament),
+        tournament.rounds,
+        director.counted_adjustments(tournament),
+        tournament.tie_breaks,
+        tournament.seed,
+    )

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorer.domain.limits import (
+    MAX_ADJUSTMENT_REASON,
     MAX_EMAIL,
     MAX_GROUP_NAME,
     MAX_ID,
@@ -25,6 +26,7 @@ from scorer.domain.limits import (
     MAX_PLAYER_NAME,
     MAX_TABLE_NAME,
 )
+from scorer.domain.tournament import DEFAULT_TIE_BREAKS
 from scorer.store.database import Model
 
 
@@ -200,6 +202,12 @@ class Tournament(Model):
     """How often each player deals in a round (a table of n plays n times as many hands)."""
     seed: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When the results became final: nothing changes them after."""
+    tie_breaks: Mapped[list[str]] = mapped_column(
+        JSON, default=lambda: list(DEFAULT_TIE_BREAKS), server_default='["wins", "last_round"]'
+    )
+    """How equal totals are decided, in order (`scorer.domain.tournament.TIE_BREAKS`)."""
 
     organiser: Mapped[Organiser] = relationship(back_populates="tournaments")
     players: Mapped[list[TournamentPlayer]] = relationship(
@@ -210,6 +218,51 @@ class Tournament(Model):
         order_by="TournamentRound.number",
         cascade="all, delete-orphan",
     )
+    adjustments: Mapped[list[TournamentAdjustment]] = relationship(
+        back_populates="tournament",
+        order_by="TournamentAdjustment.id",
+        cascade="all, delete-orphan",
+    )
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class TournamentAdjustment(Model):
+    """A director's points for or against a player (a penalty, a late arrival), with its
+    reason; one taken back keeps its line (`taken_back_at`) and counts no more."""
+
+    __tablename__ = "tournament_adjustment"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    player: Mapped[str] = mapped_column(String(MAX_PLAYER_NAME))
+    points: Mapped[int]
+    reason: Mapped[str] = mapped_column(String(MAX_ADJUSTMENT_REASON))
+    by: Mapped[str] = mapped_column(String(MAX_ORGANISER_NAME))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    taken_back_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="adjustments")
+
+    @property
+    def counts(self) -> bool:
+        return self.taken_back_at is None
+
+
+class TournamentLog(Model):
+    """One line of a tournament's log: what happened (`action`, `data`), when, and who did
+    it (the organiser's name, or "table" for a tablet)."""
+
+    __tablename__ = "tournament_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    by: Mapped[str] = mapped_column(String(MAX_ORGANISER_NAME))
+    action: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
 class TournamentPlayer(Model):

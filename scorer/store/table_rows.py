@@ -93,3 +93,17 @@ def writes_before_done(session: TableSession) -> int:
     if session.hands_planned is None:
         return MAX_EVENING_HANDS
     return max(session.hands_planned - session.live_hands - 1, 0)
+
+
+def lock_round(round_: TournamentRound) -> None:
+    """Lock the round, then its tables' sessions in id order: the order every writer
+    takes them in (a tablet's write locks its round before its table)."""
+    lock_more(TournamentRound, TournamentRound.id == round_.id)
+    db.session.scalars(
+        select(TableSession)
+        .join(TournamentTable, TournamentTable.session_id == TableSession.id)
+        .where(TournamentTable.round_id == round_.id)
+        .order_by(TableSession.id)
+        .with_for_update(of=TableSession)
+        .execution_options(populate_existing=True)
+    ).all()

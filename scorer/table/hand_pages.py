@@ -14,6 +14,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from flask_login import current_user
 
 from scorer.domain import GAMES, RuleError
 from scorer.domain.ledger import LedgerState
@@ -22,6 +23,7 @@ from scorer.i18n.catalogue import say
 from scorer.live import conditional, live_etag
 from scorer.services import table_ledger, tables
 from scorer.store.errors import NotFound
+from scorer.store.models import Organiser
 from scorer.table.blueprint import bp
 from scorer.table.forms import (
     attach_errors,
@@ -109,7 +111,7 @@ def edit(number: int):
             try:
                 hand = hand_from_form(form)
                 version = whole_number(form.version.data)
-                tables.edit_hand(table, number, version, hand)
+                tables.edit_hand(table, number, version, hand, by=organiser_here())
             except RuleError as exc:
                 attach_errors(form, exc)
             else:
@@ -146,7 +148,8 @@ def edit(number: int):
 def void(number: int):
     record = live_hand(number)
     if request.method == "POST":
-        tables.void_hand(g.table, number, whole_number(request.form.get("version")))
+        version = whole_number(request.form.get("version"))
+        tables.void_hand(g.table, number, version, by=organiser_here())
         later = table_ledger.live_hands_after(g.table, number)
         if request.form.get("next") == "table":  # Undo: the hand goes back into the form
             flash(
@@ -196,3 +199,9 @@ def live_hand(number: int):
         return table_ledger.live_hand(g.table, number)
     except NotFound:
         abort(404, _("There is no hand %(number)s at this table (any more).", number=number))
+
+
+def organiser_here() -> Organiser | None:
+    """The organiser logged in on this device, who may correct a tournament's table after
+    its round closed (and is named in the tournament's log); else None."""
+    return current_user if current_user.is_authenticated else None

@@ -17,6 +17,7 @@ from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorer.domain import GAMES
 from scorer.domain.limits import (
+    MAX_ADJUSTMENT_REASON,
     MAX_DEALS_PER_PLAYER,
     MAX_PLAYER_NAME,
     MAX_TOURNAMENT_NAME,
@@ -65,6 +66,19 @@ class TournamentForm(FlaskForm):
 class PlayerForm(FlaskForm):
     name = StringField(
         _l("Late entry"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
+    )
+
+
+class AdjustmentForm(FlaskForm):
+    player = SelectField(_l("Player"), validate_choice=False)
+    points = WholeNumberField(
+        _l("Points (negative: a penalty)"),
+        [InputRequired(_l("Points are missing"))],
+        render_kw={"inputmode": "numeric"},
+    )
+    reason = StringField(
+        _l("Reason"),
+        [InputRequired(_l("The reason is missing")), Length(max=MAX_ADJUSTMENT_REASON)],
     )
 
 

@@ -14,9 +14,9 @@ from scorer.extensions import PDFS
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.reports import tournament_pdf
-from scorer.services import archives
+from scorer.services import archives, director
 from scorer.services import tournaments as ops
-from scorer.store.errors import NotFound
+from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament
 from scorer.table.forms import (
     ChooseGameForm,
@@ -29,6 +29,7 @@ from scorer.tournaments.blueprint import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
     TOURNAMENT_GAMES,
+    AdjustmentForm,
     PlayerForm,
     SwapForm,
     tournament_form,
@@ -44,6 +45,12 @@ def own(tournament_id: int):
         abort(404, _("This tournament does not exist (or it belongs to someone else)."))
 
 
+def adjustment_form(tournament: Tournament, formdata=None) -> AdjustmentForm:
+    form = AdjustmentForm(formdata=formdata)
+    form.player.choices = options((p.name, p.name) for p in tournament.players)
+    return form
+
+
 def round_of(tournament, number: int):
     try:
         return ops.get_round(tournament, number)
@@ -52,7 +59,8 @@ def round_of(tournament, number: int):
 
 
 @bp.errorhandler(ops.TournamentError)
-def tournament_error(exc: ops.TournamentError):
+@bp.errorhandler(Conflict)
+def tournament_error(exc: Exception):
     flash(say_error(exc), "error")
     return redirect(site_referrer(request.referrer, request.host) or url_for("tournaments.index"))
 
@@ -118,7 +126,12 @@ def show(tournament_id: int):
     tournament = own(tournament_id)
     current = ops.current_round(tournament)
     swap_form = None
-    if current is not None and not current.closed and not ops.started(current):
+    if (
+        current is not None
+        and not current.closed
+        and not ops.started(current)
+        and not tournament.finished
+    ):
         swap_form = SwapForm()
         names = options((n, n) for t in current.tables for n in t.session.players)
         swap_form.a.choices = swap_form.b.choices = names
@@ -131,8 +144,13 @@ def show(tournament_id: int):
         player_form=PlayerForm(),
         swap_form=swap_form,
         started=ops.started,
-        can_draw=ops.next_round_number(tournament) <= tournament.rounds
+        can_draw=not tournament.finished
+        and ops.next_round_number(tournament) <= tournament.rounds
         and (current is None or current.closed),
+        can_finish=not tournament.finished
+        and bool(tournament.round_list)
+        and all(r.closed for r in tournament.round_list),
+        adjustment_form=adjustment_form(tournament),
     )
 
 
@@ -261,6 +279,7 @@ def standings(key: str):
             "tournaments/standings.html",
             tournament=tournament,
             standings=ops.tournament_standings(tournament),
+            reasons=director.reasons(tournament),
             current=ops.current_round(tournament),
             game=GAMES[tournament.game],
             etag=etag,

@@ -1,0 +1,258 @@
+"""What a tournament's director does when the results are real: corrections after a round
+closed, adjustments with a reason, the end of the tournament, and its log.
+
+- **Corrections** go through the ordinary hand edit and strike-out of the tables' service.
+  Until its round closes a table's key is enough, as at every table; after that only the
+  tournament's organiser may correct it, until the tournament is finished; after that
+  nobody. The tables' service asks before every correction (`events.hand_changing`) and
+  announces it after (`events.hand_changed`), which the log keeps with the hand before and
+  after. A correction holds its table's lock; the finish takes every table's lock, so a
+  correction either commits before the finish or finds the tournament finished.
+- **Adjustments**: points for or against a player with a reason; one taken back keeps its
+  line and counts no more.
+- **Finish**: every round drawn is closed; the results are final and every later write to
+  the tournament or its tables is refused (409).
+- **The log**: draws, swaps, withdrawals, round closes, corrections, adjustments and the
+  finish, each with when and who (the organiser's name, or "table" for a tablet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+
+from scorer.domain import RuleError
+from scorer.domain.limits import MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON
+from scorer.domain.message import msg
+from scorer.domain.names import clean_name
+from scorer.services import events
+from scorer.store.database import db, unit_of_work
+from scorer.store.errors import Conflict, NotFound
+from scorer.store.locks import lock_more
+from scorer.store.models import (
+    Organiser,
+    TableSession,
+    Tournament,
+    TournamentAdjustment,
+    TournamentLog,
+    TournamentRound,
+    TournamentTable,
+    utcnow,
+)
+from scorer.store.table_rows import lock_round
+
+TABLE = "table"
+"""Who did it, in the log, when a tablet did: no name, the table."""
+
+
+class TournamentFinished(Conflict):
+    """The tournament's results are final."""
+
+
+def require_running(tournament: Tournament) -> None:
+    if tournament.finished:
+        raise TournamentFinished(msg("the tournament is finished: its results are final"))
+
+
+def log(tournament: Tournament, action: str, by: str, **data: Any) -> None:
+    db.session.add(TournamentLog(tournament_id=tournament.id, action=action, by=by, data=data))
+
+
+def organiser_name(tournament: Tournament) -> str:
+    return tournament.organiser.name
+
+
+def log_of(tournament: Tournament) -> list[TournamentLog]:
+    """The tournament's log, oldest first."""
+    return list(
+        db.session.scalars(
+            select(TournamentLog)
+            .where(TournamentLog.tournament_id == tournament.id)
+            .order_by(TournamentLog.id)
+        )
+    )
+
+
+# --- adjustments ---------------------------------------------------------------------
+
+
+def counted_adjustments(tournament: Tournament) -> dict[str, int]:
+    """Each player's adjustments added up (those taken back left out)."""
+    points: dict[str, int] = {}
+    for adjustment in tournament.adjustments:
+        if adjustment.counts:
+            points[adjustment.player] = points.get(adjustment.player, 0) + adjustment.points
+    return points
+
+
+def reasons(tournament: Tournament) -> dict[str, list[TournamentAdjustment]]:
+    """The adjustments that count, per player, to show with their reasons."""
+    shown: dict[str, list[TournamentAdjustment]] = {}
+    for adjustment in tournament.adjustments:
+        if adjustment.counts:
+            shown.setdefault(adjustment.player, []).append(adjustment)
+    return shown
+
+
+@unit_of_work
+def adjust(tournament: Tournament, player: Any, points: Any, reason: Any) -> TournamentAdjustment:
+    """A director's `points` for (or, negative, against) `player`, with its `reason`."""
+    locked(tournament)
+    require_running(tournament)
+    errors: dict[str, list[Any]] = {}
+    name = next(
+        (p.name for p in tournament.players if isinstance(player, str) and p.name == player),
+        None,
+    )
+    if name is None:
+        errors["player"] = [msg("must be a player of this tournament")]
+    if (
+        isinstance(points, bool)
+        or not isinstance(points, int)
+        or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS
+    ):
+        errors["points"] = [
+            msg(
+                "must be a whole number of points other than 0, at most %(limit)s either way",
+                limit=MAX_ADJUSTMENT_POINTS,
+            )
+        ]
+    try:
+        reason = clean_name(reason, "reason", MAX_ADJUSTMENT_REASON)
+    except RuleError as exc:
+        errors.update(exc.fields)
+    if errors:
+        raise RuleError(errors)
+    assert name is not None
+    by = organiser_name(tournament)
+    adjustment = TournamentAdjustment(player=name, points=points, reason=reason, by=by)
+    tournament.adjustments.append(adjustment)
+    db.session.flush()
+    log(tournament, "adjust", by, id=adjustment.id, player=name, points=points, reason=reason)
+    db.session.flush()
+    return adjustment
+
+
+@unit_of_work
+def take_back(tournament: Tournament, adjustment_id: int) -> TournamentAdjustment:
+    """An adjustment taken back: it counts no more; its line stays, and the log says so."""
+    locked(tournament)
+    require_running(tournament)
+    adjustment = next((a for a in tournament.adjustments if a.id == adjustment_id), None)
+    if adjustment is None:
+        raise NotFound(msg("no such adjustment"))
+    if not adjustment.counts:
+        raise Conflict(msg("this adjustment was taken back already"))
+    adjustment.taken_back_at = utcnow()
+    by = organiser_name(tournament)
+    log(
+        tournament,
+        "take_back",
+        by,
+        id=adjustment.id,
+        player=adjustment.player,
+        points=adjustment.points,
+        reason=adjustment.reason,
+    )
+    db.session.flush()
+    return adjustment
+
+
+# --- the end ---------------------------------------------------------------------------
+
+
+@unit_of_work
+def finish(tournament: Tournament) -> None:
+    """The results become final. Every round drawn must be closed. Its rounds and tables
+    are locked (in the order every writer takes them), so a correction either came before
+    and counts, or comes after and is refused."""
+    locked(tournament)
+    require_running(tournament)
+    for round_ in tournament.round_list:
+        lock_round(round_)
+    open_round = next((r for r in tournament.round_list if not r.closed), None)
+    if open_round is not None:
+        raise Conflict(
+            msg(
+                "round %(number)s is not closed yet: close it before the tournament ends",
+                number=open_round.number,
+            )
+        )
+    if not tournament.round_list:
+        raise Conflict(msg("no round has been played yet"))
+    tournament.finished_at = utcnow()
+    log(tournament, "finish", organiser_name(tournament))
+    db.session.flush()
+
+
+def locked(tournament: Tournament) -> Tournament:
+    """The tournament's row locked for this transaction (PostgreSQL; SQLite's write lock
+    excludes everyone already), read fresh: whether it is finished cannot change under a
+    correction or an adjustment."""
+    lock_more(Tournament, Tournament.id == tournament.id)
+    return tournament
+
+
+# --- corrections -----------------------------------------------------------------------
+
+
+def _tournament_table(session: TableSession) -> tuple[Tournament, TournamentRound, int] | None:
+    row = db.session.execute(
+        select(TournamentTable.number, TournamentRound)
+        .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
+        .where(TournamentTable.session_id == session.id)
+    ).first()
+    if row is None:
+        return None
+    number, round_ = row
+    return round_.tournament, round_, number
+
+
+@events.hand_changing.connect
+def may_correct(session: TableSession, by: Organiser | None = None) -> bool | None:
+    """Before a hand of a table is corrected: at a tournament's table in a closed round only
+    its organiser may (True: even though the table is closed), and nobody once the
+    tournament is finished. None: not a tournament's table, or its round still runs."""
+    found = _tournament_table(session)
+    if found is None:
+        return None
+    tournament, round_, _ = found
+    db.session.refresh(tournament)  # as committed: a finish holds this table's lock
+    require_running(tournament)
+    if not round_.closed:
+        return None
+    if by is not None and by.id == tournament.organiser_id:
+        return True
+    raise Conflict(
+        msg(
+            "round %(number)s is closed: only the tournament's organiser may correct its tables",
+            number=round_.number,
+        )
+    )
+
+
+@events.hand_changed.connect
+def log_correction(
+    session: TableSession,
+    number: int,
+    before: Mapping[str, Any] | None = None,
+    after: Mapping[str, Any] | None = None,
+    by: Organiser | None = None,
+) -> None:
+    """A corrected (or struck) hand of a tournament's table goes into its log."""
+    found = _tournament_table(session)
+    if found is None:
+        return
+    tournament, round_, table = found
+    log(
+        tournament,
+        "correct" if after is not None else "strike",
+        by.name if by is not None else TABLE,
+        round=round_.number,
+        table=table,
+        number=number,
+        before=dict(before or {}),
+        after=dict(after) if after is not None else None,
+    )

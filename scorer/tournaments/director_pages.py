@@ -1,0 +1,161 @@
+"""The director's pages of a tournament: adjustments with their reasons (and taking one
+back), the end of the tournament behind a confirmation, and the tournament's log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import login_required
+
+from scorer.domain import RuleError
+from scorer.i18n.catalogue import say_all, say_error
+from scorer.services import director
+from scorer.store.errors import Conflict, NotFound
+from scorer.store.models import Tournament, TournamentLog
+from scorer.tournaments.blueprint import bp
+from scorer.tournaments.routes import adjustment_form, own
+
+
+def back(tournament: Tournament):
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id) + "#punkte")
+
+
+@bp.post("/turniere/<n:tournament_id>/anpassungen")
+@login_required
+def adjust(tournament_id: int):
+    tournament = own(tournament_id)
+    form = adjustment_form(tournament, request.form)
+    if not form.validate():
+        flash(" ".join(str(e) for errors in form.errors.values() for e in errors), "error")
+        return back(tournament)
+    try:
+        director.adjust(tournament, form.player.data, form.points.data, form.reason.data)
+    except RuleError as exc:
+        flash(say_all(exc.fields), "error")
+    except Conflict as exc:
+        flash(say_error(exc), "error")
+    else:
+        flash(
+            _(
+                "%(player)s: %(points)s points (%(reason)s).",
+                player=form.player.data,
+                points=f"{form.points.data:+d}".replace("-", "−"),
+                reason=form.reason.data,
+            ),
+            "info",
+        )
+    return back(tournament)
+
+
+@bp.post("/turniere/<n:tournament_id>/anpassungen/<n:adjustment_id>/zuruecknehmen")
+@login_required
+def take_back(tournament_id: int, adjustment_id: int):
+    tournament = own(tournament_id)
+    try:
+        adjustment = director.take_back(tournament, adjustment_id)
+    except NotFound:
+        flash(_("There is no such adjustment."), "error")
+    except Conflict as exc:
+        flash(say_error(exc), "error")
+    else:
+        flash(
+            _(
+                "Taken back: %(player)s, %(reason)s.",
+                player=adjustment.player,
+                reason=adjustment.reason,
+            ),
+            "info",
+        )
+    return back(tournament)
+
+
+@bp.route("/turniere/<n:tournament_id>/beenden", methods=["GET", "POST"])
+@login_required
+def finish(tournament_id: int):
+    """The end, after a confirmation: the results become final."""
+    tournament = own(tournament_id)
+    if request.method == "POST" and request.form.get("bestaetigt") == "ja":
+        try:
+            director.finish(tournament)
+        except Conflict as exc:
+            flash(say_error(exc), "error")
+        else:
+            flash(_("The tournament is finished: these are the final standings."), "info")
+        return redirect(url_for("tournaments.show", tournament_id=tournament.id))
+    return render_template("tournaments/confirm_finish.html", tournament=tournament)
+
+
+@bp.get("/turniere/<n:tournament_id>/protokoll")
+@login_required
+def log(tournament_id: int):
+    tournament = own(tournament_id)
+    lines = [(line, log_text(line)) for line in director.log_of(tournament)]
+    return render_template("tournaments/log.html", tournament=tournament, lines=lines)
+
+
+def log_text(line: TournamentLog) -> str:
+    """One line of the log in the reader's words."""
+    d = line.data
+    if line.action == "draw":
+        return _(
+            "Round %(number)s drawn: %(tables)s tables",
+            number=d["round"],
+            tables=len(d.get("tables", [])),
+        )
+    if line.action == "swap":
+        return _(
+            "Round %(number)s: %(a)s and %(b)s swapped seats", number=d["round"], a=d["a"], b=d["b"]
+        )
+    if line.action == "enter":
+        return _("%(player)s enters from round %(number)s", player=d["player"], number=d["round"])
+    if line.action == "withdraw":
+        return _(
+            "%(player)s withdraws after round %(number)s",
+            player=d["player"],
+            number=d["after_round"],
+        )
+    if line.action == "close":
+        return _("Round %(number)s closed", number=d["round"])
+    if line.action in ("correct", "strike"):
+        before = hand_text(d.get("before"))
+        if line.action == "strike":
+            return _(
+                "Round %(round)s, table %(table)s, hand %(number)s struck out (%(before)s)",
+                round=d["round"],
+                table=d["table"],
+                number=d["number"],
+                before=before,
+            )
+        return _(
+            "Round %(round)s, table %(table)s, hand %(number)s corrected: %(before)s → %(after)s",
+            round=d["round"],
+            table=d["table"],
+            number=d["number"],
+            before=before,
+            after=hand_text(d.get("after")),
+        )
+    if line.action == "adjust":
+        return _(
+            "%(player)s: %(points)s points (%(reason)s)",
+            player=d["player"],
+            points=f"{d['points']:+d}".replace("-", "−"),
+            reason=d["reason"],
+        )
+    if line.action == "take_back":
+        return _(
+            "Taken back: %(player)s %(points)s points (%(reason)s)",
+            player=d["player"],
+            points=f"{d['points']:+d}".replace("-", "−"),
+            reason=d["reason"],
+        )
+    if line.action == "finish":
+        return _("The tournament is finished: the results are final")
+    return line.action
+
+
+def hand_text(entry: dict[str, Any] | None) -> str:
+    """A hand as the log shows it: declarer, contract, card points."""
+    hand = (entry or {}).get("hand") or {}
+    return f"{hand.get('declarer', '?')}, {hand.get('contract', '?')}, {hand.get('points', '?')}"
