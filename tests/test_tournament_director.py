@@ -334,3 +334,44 @@ def test_the_director_works_from_the_pages(app, client, monkeypatch):
     )
     assert "das Turnier ist beendet" in again.get_data(as_text=True)
     assert a_hand(client, table_key, 1)["points"] == 120
+
+
+def test_the_new_tournament_page_chooses_the_tie_breaks(app, client):
+    """The form offers the tie-breaks with today's default preselected; the order chosen
+    is the tournament's; a tie-break chosen twice is refused with the field named."""
+    from tests.conftest import DefaultFields
+    from tests.test_tournaments import GAME, SYSTEM, log_in
+
+    organiser(app)
+    assert log_in(client).status_code == 302
+    html = client.get(f"/turniere/neu?game={GAME}&system={SYSTEM}").get_data(as_text=True)
+    parser = DefaultFields()
+    # The tie-break fields too, as a browser posts them: each select's selected option.
+    parser.feed(html.replace('name="tie_break_', 'name="param_tie_break_'))
+    parser.values = {
+        k.removeprefix("param_") if k.startswith("param_tie_break_") else k: v
+        for k, v in parser.values.items()
+    }
+    assert parser.values["tie_break_1"] == "wins"
+    assert parser.values["tie_break_2"] == "last_round"
+    assert parser.values["tie_break_3"] == ""
+    data = {
+        **parser.values,
+        "game": GAME,
+        "system": SYSTEM,
+        "name": "Herbstturnier",
+        "day": "2026-10-03",
+        "rounds": "2",
+        "deals": "1",
+        "players": "\n".join(PLAYERS[:4]),
+    }
+    twice = client.post("/turniere/neu", data={**data, "tie_break_2": "wins"})
+    assert twice.status_code == 422
+    assert "nur einmal" in twice.get_data(as_text=True)
+    chosen = {"tie_break_1": "fewest_losses", "tie_break_2": "best_round", "tie_break_3": "draw"}
+    made = client.post("/turniere/neu", data={**data, **chosen})
+    assert made.status_code == 302
+    with app.app_context():
+        tournament = db.session.scalar(db.select(Tournament))
+        assert tournament.tie_breaks == ["fewest_losses", "best_round", "draw"]
+        db.session.remove()

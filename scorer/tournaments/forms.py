@@ -24,6 +24,8 @@ from scorer.domain.limits import (
     MAX_TOURNAMENT_ROUNDS,
 )
 from scorer.domain.registry import Game, System
+from scorer.domain.tournament import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scorer.reports.tournament_pdf import TIE_BREAK_NAMES
 from scorer.services.tournaments import DEFAULT_DEALS
 from scorer.table.forms import WholeNumberField, with_params
 
@@ -61,6 +63,15 @@ class TournamentForm(FlaskForm):
         [InputRequired(_l("Players are missing"))],
         render_kw={"rows": 12},
     )
+    tie_break_1 = SelectField(_l("On equal points, first"), default=DEFAULT_TIE_BREAKS[0])
+    tie_break_2 = SelectField(_l("then"), default=DEFAULT_TIE_BREAKS[1])
+    tie_break_3 = SelectField(_l("then"), default="")
+
+    TIE_BREAK_FIELDS = ("tie_break_1", "tie_break_2", "tie_break_3")
+
+    def chosen_tie_breaks(self) -> list[str]:
+        """The tie-breaks chosen, in order, the empty choices left out."""
+        return [self[name].data for name in self.TIE_BREAK_FIELDS if self[name].data]
 
 
 class PlayerForm(FlaskForm):
@@ -92,6 +103,10 @@ def tournament_form(game: Game, system: System, formdata=None) -> TournamentForm
 
     form = with_params(TournamentForm, game, system, skip=HIDDEN_PARAMS)(formdata=formdata)
     form.game.data, form.system.data = game.id, system.id
+    choices = [("", _l("nothing more: equal places are shared"))]
+    choices += [(name, TIE_BREAK_NAMES[name]) for name in TIE_BREAKS]
+    for name in TournamentForm.TIE_BREAK_FIELDS:
+        form[name].choices = choices
     return form
 
 

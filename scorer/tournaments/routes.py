@@ -107,9 +107,12 @@ def new():
                 form.rounds.data,
                 players,
                 form.deals.data,
+                form.chosen_tie_breaks(),
             )
         except RuleError as exc:
-            attach_errors(form, exc, prefix_map={"deals_per_player": "deals"})
+            attach_errors(
+                form, exc, prefix_map={"deals_per_player": "deals", "tie_breaks": "tie_break_1"}
+            )
         except ValueError as exc:
             form.form_errors.append(say_error(exc))
         else:
