@@ -24,6 +24,7 @@ SLOW_MODULES = {
     "test_backups",
     "test_concurrency",
     "test_concurrency_more",
+    "test_concurrency_director",
     "test_fuzz",
     "test_imports",
     "test_migrations",

@@ -30,6 +30,8 @@ from scorer.store.models import (
     HistoryEvent,
     Organiser,
     Tournament,
+    TournamentAdjustment,
+    TournamentLog,
     TournamentPlayer,
     TournamentRound,
     TournamentTable,
@@ -282,7 +284,15 @@ def organiser_headers(email: str, password: str) -> dict[str, str]:
 
 def clear_organisers(checker) -> None:
     with checker.app_context():
-        for model in (TournamentTable, TournamentRound, TournamentPlayer, Tournament, Organiser):
+        for model in (
+            TournamentLog,
+            TournamentAdjustment,
+            TournamentTable,
+            TournamentRound,
+            TournamentPlayer,
+            Tournament,
+            Organiser,
+        ):
             db.session.execute(delete(model))
         db.session.commit()
         db.session.remove()
