@@ -375,3 +375,70 @@ def test_the_new_tournament_page_chooses_the_tie_breaks(app, client):
         tournament = db.session.scalar(db.select(Tournament))
         assert tournament.tie_breaks == ["fewest_losses", "best_round", "draw"]
         db.session.remove()
+
+
+def test_the_round_overview_the_seating_for_the_room_and_the_table_cards(app, client):
+    """The organiser's page follows the tables (304 while nothing changed), says how long
+    since each table's last entry and marks a table behind the others; the seating page
+    lists every name with its table; the table cards are one A6 page per table with its
+    players and the rules' mark; the final results PDF has each round's tables."""
+    import io
+
+    from pypdf import PdfReader
+
+    from tests.test_tournaments import log_in, pdf_text, post_hand
+
+    auth = organiser(app)
+    assert log_in(client).status_code == 302
+    tournament = created(client, auth, PLAYERS, rounds=1, deals=2)
+    tid, key = tournament["id"], tournament["key"]
+    round_ = draw(client, auth, tid)
+    # Table 1 plays three hands, table 2 none: table 2 is behind.
+    first = round_["tables"][0]["key"]
+    for points in (70, 40, 90):
+        session = session_of(client, first)
+        declarer = next(p for p in session["players"] if p != session["next_dealer"])
+        assert (
+            post_hand(
+                client, first, {"declarer": declarer, "contract": "frage", "points": points}
+            ).status_code
+            == 201
+        )
+    page = client.get(f"/turniere/{tid}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'class="behind"' in html
+    assert html.count('class="behind"') == 1 and "im Rückstand" in html
+    assert "vor 0 Minuten" in html
+    etag = page.headers["ETag"]
+    again = client.get(f"/turniere/{tid}", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    session = session_of(client, first)
+    declarer = next(p for p in session["players"] if p != session["next_dealer"])
+    post_hand(client, first, {"declarer": declarer, "contract": "frage", "points": 61})
+    assert client.get(f"/turniere/{tid}", headers={"If-None-Match": etag}).status_code == 200
+
+    seating = client.get(f"/turnier/{key}/runde/1/sitzplan")
+    assert seating.status_code == 200
+    text = seating.get_data(as_text=True)
+    for table in round_["tables"]:
+        for name in table["players"]:
+            assert f'<bdi>{name}</bdi> <span class="at">Tisch {table["number"]}</span>' in text
+    assert client.get(f"/turnier/{key}/runde/2/sitzplan").status_code == 404
+    assert client.get("/turnier/nichts/runde/1/sitzplan").status_code == 404
+
+    cards = client.get(f"/turniere/{tid}/runde/1/karten.pdf")
+    assert cards.status_code == 200 and cards.mimetype == "application/pdf"
+    pages = PdfReader(io.BytesIO(cards.data)).pages
+    assert len(pages) == len(round_["tables"])
+    width, height = float(pages[0].mediabox.width), float(pages[0].mediabox.height)
+    assert (round(width), round(height)) == (298, 420)  # A6 in points
+    words = pdf_text(cards.data)
+    for table in round_["tables"]:
+        assert f"Tisch {table['number']}" in words
+        assert all(name in words for name in table["players"])
+    assert "Regeln" in words
+
+    client.post(f"/turniere/{tid}/runde/1/schliessen", data={"bestaetigt": "ja"})
+    client.post(f"/turniere/{tid}/beenden", data={"bestaetigt": "ja"})
+    final = pdf_text(client.get(f"/turniere/{tid}/tabelle.pdf").data)
+    assert "Endergebnis" in final and "Tische der Runden" in final

@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 from typing import Any, cast
 
-from flask import render_template
+import segno
+from flask import render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
@@ -63,6 +64,29 @@ def _render(
             )
 
     return printed(name, version, lang, html, "print-lists.css")
+
+
+Scores = list[tuple[str, int]]
+"""Each player of a table with the points he scored there."""
+
+
+def round_tables(tournament: Tournament) -> list[tuple[int, list[tuple[int, Scores]]]]:
+    """Each round's tables with what each player scored there: the final results' detail."""
+    rows = db.session.execute(
+        select(
+            TournamentRound.number, TournamentTable.number, TableSession.players, TableSession.state
+        )
+        .join(TournamentTable, TournamentTable.round_id == TournamentRound.id)
+        .join(TableSession, TableSession.id == TournamentTable.session_id)
+        .where(TournamentRound.tournament_id == tournament.id)
+        .order_by(TournamentRound.number, TournamentTable.number)
+    )
+    rounds: dict[int, list[tuple[int, Scores]]] = {}
+    for round_number, table_number, players, state in rows:
+        balances = state.get("balances", {})
+        scores = [(name, int(balances.get(name, 0))) for name in players]
+        rounds.setdefault(round_number, []).append((table_number, scores))
+    return list(rounds.items())
 
 
 TIE_BREAK_NAMES = {
@@ -120,10 +144,7 @@ def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
     tournament = round_.tournament
 
     def context() -> dict[str, Any]:
-        by_name = sorted(
-            ((name, t.number) for t in round_.tables for name in t.session.players),
-            key=lambda seat: (natural(seat[0]), seat[0]),
-        )
+        by_name = seats_by_name(round_)
         return {
             "tournament": tournament,
             "round_": round_,
@@ -139,6 +160,39 @@ def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
         lang,
         context,
     )
+
+
+def seats_by_name(round_: TournamentRound) -> list[tuple[str, int]]:
+    """Every player of the round with the number of his table, in the order of the names."""
+    return sorted(
+        ((name, t.number) for t in round_.tables for name in t.session.players),
+        key=lambda seat: (natural(seat[0]), seat[0]),
+    )
+
+
+def cards_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
+    """One A6 card per table: its number, its players in seating order, the QR code of its
+    table page, and the rules' mark."""
+    tournament = round_.tournament
+
+    def context() -> dict[str, Any]:
+        cards = [
+            (t, qr_data_uri(url_for("table.table", key=t.session.key, _external=True)))
+            for t in round_.tables
+        ]
+        return {"tournament": tournament, "round_": round_, "cards": cards, **rules_of(tournament)}
+
+    return _render(
+        f"turnier-{tournament.key}-runde-{round_.number}-karten",
+        _round_version(round_),
+        "exports/tournament_cards.html",
+        lang,
+        context,
+    )
+
+
+def qr_data_uri(url: str) -> str:
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
 
 
 def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
@@ -198,6 +252,7 @@ def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
             "standings": tournament_standings(tournament),
             "reasons": director.reasons(tournament),
             "rounds_played": len(tournament.round_list),
+            "round_tables": round_tables(tournament) if tournament.finished else [],
             **rules_of(tournament),
         }
 

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import login_required
 
 from scorer.domain import RuleError
+from scorer.extensions import PDFS
 from scorer.i18n.catalogue import say_all, say_error
+from scorer.reports import tournament_pdf
 from scorer.services import director
+from scorer.services import tournaments as ops
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentLog
 from scorer.tournaments.blueprint import bp
-from scorer.tournaments.routes import adjustment_form, own
+from scorer.tournaments.routes import adjustment_form, own, pdf_response, round_of
 
 
 def back(tournament: Tournament):
@@ -85,6 +88,32 @@ def finish(tournament_id: int):
             flash(_("The tournament is finished: these are the final standings."), "info")
         return redirect(url_for("tournaments.show", tournament_id=tournament.id))
     return render_template("tournaments/confirm_finish.html", tournament=tournament)
+
+
+@bp.get("/turnier/<key>/runde/<n:number>/sitzplan")
+def seating(key: str, number: int):
+    """The seating of a round for the room (the projector): every name and its table, big.
+    Public by the tournament's key, as the standings are."""
+    try:
+        tournament = ops.get_public(key)
+        round_ = ops.get_round(tournament, number)
+    except NotFound:
+        abort(404, _("There is no such round."))
+    return render_template(
+        "tournaments/seating.html",
+        tournament=tournament,
+        round_=round_,
+        by_name=tournament_pdf.seats_by_name(round_),
+    )
+
+
+@bp.get("/turniere/<n:tournament_id>/runde/<n:number>/karten.pdf")
+@login_required
+@PDFS
+def cards_pdf(tournament_id: int, number: int):
+    tournament = own(tournament_id)
+    round_ = round_of(tournament, number)
+    return pdf_response(tournament_pdf.cards_pdf(round_), f"tischkarten-runde-{round_.number}.pdf")
 
 
 @bp.get("/turniere/<n:tournament_id>/protokoll")

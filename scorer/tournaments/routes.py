@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -12,12 +15,12 @@ from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.validation import site_referrer
 from scorer.extensions import PDFS
 from scorer.i18n.catalogue import say, say_all, say_error
-from scorer.live import RecentPages, live_etag, recent_page
+from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
 from scorer.services import archives, director
 from scorer.services import tournaments as ops
 from scorer.store.errors import Conflict, NotFound
-from scorer.store.models import Tournament
+from scorer.store.models import Tournament, TournamentRound, utcnow
 from scorer.table.forms import (
     ChooseGameForm,
     attach_errors,
@@ -126,7 +129,15 @@ def new():
 @bp.get("/turniere/<n:tournament_id>")
 @login_required
 def show(tournament_id: int):
+    """The organiser's page of a tournament. It is live, as the tables are: each table's
+    progress, how long since its last entry (the ETag names the minute), and the tables
+    behind the others marked."""
     tournament = own(tournament_id)
+    etag = live_etag("tournament", *ops.live_version(tournament), int(time.time() // 60))
+    return conditional(etag, lambda: render_show(tournament, etag))
+
+
+def render_show(tournament: Tournament, etag: str) -> str:
     current = ops.current_round(tournament)
     swap_form = None
     if (
@@ -154,7 +165,38 @@ def show(tournament_id: int):
         and bool(tournament.round_list)
         and all(r.closed for r in tournament.round_list),
         adjustment_form=adjustment_form(tournament),
+        progress={r.number: round_progress(r) for r in tournament.round_list},
+        etag=etag,
     )
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    """A table of a round as the organiser watches it."""
+
+    minutes_since: int | None
+    """Minutes since its last entry; None before its first hand."""
+    behind: bool
+    """Not done, and at least `BEHIND` hands short of the round's middle table."""
+
+
+BEHIND = 2
+"""Hands short of the round's median table that mark a table as behind the others."""
+
+
+def round_progress(round_: TournamentRound) -> dict[int, TableProgress]:
+    counts = sorted(t.session.live_hands for t in round_.tables)
+    median = counts[len(counts) // 2] if counts else 0
+    now = utcnow()
+    progress = {}
+    for t in round_.tables:
+        session = t.session
+        since = None
+        if session.live_hands:
+            since = max(int((now - session.updated_at).total_seconds() // 60), 0)
+        behind = not session.done and median - session.live_hands >= BEHIND
+        progress[t.number] = TableProgress(since, behind and not round_.closed)
+    return progress
 
 
 @bp.post("/turniere/<n:tournament_id>/spieler")
