@@ -21,18 +21,32 @@ SETUP_CODE = "test-setup-code"
 
 
 SLOW_MODULES = {
+    # real servers, subprocesses, whole migrations, fuzzing
     "test_backups",
     "test_concurrency",
-    "test_concurrency_more",
     "test_concurrency_director",
+    "test_concurrency_more",
     "test_fuzz",
     "test_imports",
     "test_migrations",
     "test_printing",
     "test_serve",
     "test_upgrades",
+    # real PDFs, property tests, whole tournaments and archives: 10-45 s a module here
+    "test_archives",
+    "test_exports_data",
+    "test_hand_form",
+    "test_hardening",
+    "test_pdf",
+    "test_properties",
+    "test_tournament_director",
+    "test_tournament_pdf_cache",
+    "test_tournament_standings_kept",
+    "test_tournaments",
+    "test_web",
 }
-"""Modules that start real servers, subprocesses or whole migrations, or fuzz: `slow`.
+"""Modules that start real servers, subprocesses or whole migrations, fuzz, print real
+PDFs or play whole tournaments: `slow` (measured with `pytest --durations=0`).
 `make test-fast` leaves them and the browser tests (`e2e`) out."""
 
 
