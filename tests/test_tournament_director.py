@@ -290,8 +290,13 @@ def test_the_director_works_from_the_pages(app, client, monkeypatch):
     assert "zu spät" in english and "On equal points" in english
     client.get(f"/turnier/{key}/stand?lang=de")  # the device's language is German again
 
-    # The organiser, logged in, corrects a hand of the closed round on the table page.
+    # The organiser, logged in, corrects a hand of the closed round on the table page: the
+    # hand list offers the edit to the organiser only.
     table_key = round_["tables"][0]["key"]
+    edit_link = f'href="/t/{table_key}/spiele/1"'
+    assert edit_link in client.get(f"/t/{table_key}/spiele").get_data(as_text=True)
+    tablet = app.test_client()
+    assert edit_link not in tablet.get(f"/t/{table_key}/spiele").get_data(as_text=True)
     hand = a_hand(client, table_key, 1)
     edit = client.post(
         f"/t/{table_key}/spiele/1",

@@ -233,6 +233,18 @@ def may_correct(session: TableSession, by: Organiser | None = None) -> bool | No
     )
 
 
+def corrects_closed_table(session: TableSession, by: Organiser | None) -> bool:
+    """Whether `by` may correct the hands of this closed table: its tournament's organiser,
+    the round closed, the tournament not finished (the pages offer the edit then)."""
+    if by is None or not session.closed:
+        return False
+    found = _tournament_table(session)
+    if found is None:
+        return False
+    tournament, round_, _ = found
+    return round_.closed and not tournament.finished and by.id == tournament.organiser_id
+
+
 @events.hand_changed.connect
 def log_correction(
     session: TableSession,

@@ -14,7 +14,6 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from flask_login import current_user
 
 from scorer.domain import GAMES, RuleError
 from scorer.domain.ledger import LedgerState
@@ -23,14 +22,13 @@ from scorer.i18n.catalogue import say
 from scorer.live import conditional, live_etag
 from scorer.services import table_ledger, tables
 from scorer.store.errors import NotFound
-from scorer.store.models import Organiser
 from scorer.table.blueprint import bp
 from scorer.table.forms import (
     attach_errors,
     form_data_from_facts,
     options,
 )
-from scorer.table.routes import hand_from_form, latest_news, table_hand_form
+from scorer.table.routes import hand_from_form, latest_news, organiser_here, table_hand_form
 from scorer.table.view import game_and_system
 
 
@@ -199,9 +197,3 @@ def live_hand(number: int):
         return table_ledger.live_hand(g.table, number)
     except NotFound:
         abort(404, _("There is no hand %(number)s at this table (any more).", number=number))
-
-
-def organiser_here() -> Organiser | None:
-    """The organiser logged in on this device, who may correct a tournament's table after
-    its round closed (and is named in the tournament's log); else None."""
-    return current_user if current_user.is_authenticated else None

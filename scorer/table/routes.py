@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_login import current_user
 
 from scorer.domain import GAMES, Hand, RuleError
 from scorer.domain.facts import parse_hand
@@ -26,10 +27,10 @@ from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES
 from scorer.i18n.catalogue import say, say_error
 from scorer.live import conditional, live_etag
-from scorer.services import groups, table_ledger, tables
+from scorer.services import director, groups, table_ledger, tables
 from scorer.store import table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
-from scorer.store.models import TableSession
+from scorer.store.models import Organiser, TableSession
 from scorer.table.blueprint import bp
 from scorer.table.forms import (
     OpenTableForm,
@@ -85,6 +86,9 @@ def table_context() -> dict[str, Any]:
         "everyone": ledger.everyone,
         "seated_at": ledger.seated_at,
         "seat_changes_before": lambda number: changes().get(number, ()),
+        # Asked (one read) only by a closed table's hand list: the tournament's organiser
+        # corrects there after the round closed.
+        "corrects_closed": cache(lambda: director.corrects_closed_table(table, organiser_here())),
     }
 
 
@@ -381,3 +385,9 @@ def render_table_form(form) -> str:
         params=table_ledger.rules_for(table).params,
         next_number=whole_number(form.number.data) or table.hand_count + 1,
     )
+
+
+def organiser_here() -> Organiser | None:
+    """The organiser logged in on this device, who may correct a tournament's table after
+    its round closed (and is named in the tournament's log); else None."""
+    return current_user if current_user.is_authenticated else None
