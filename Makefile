@@ -1,9 +1,11 @@
 # Two commands do all set-up on a fresh machine: `make run` and `make test`.
-# The interpreter: CPython 3.12 where the machine has one, else python3 (3.11 or newer).
-# Under a tournament's load pyenv's CPython 3.11.7 crashed its server process now and then
-# (heap corruption; 7 of 11 runs of bench/tournament_day.py), where Debian's 3.11.2 and
-# CPython 3.12.1 never did (0 of 4, 0 of 11). An existing .venv is kept as it is.
-PYTHON ?= $(shell command -v python3.12 >/dev/null 2>&1 && echo python3.12 || echo python3)
+# The interpreter: CPython 3.12 where the machine has one (on the PATH, or installed with
+# pyenv though not selected), else python3 (3.11 or newer). Under a tournament's load
+# pyenv's CPython 3.11.7 crashed its server process now and then (heap corruption; 7 of 11
+# runs of bench/tournament_day.py), where Debian's 3.11.2 and CPython 3.12.1 never did
+# (0 of 4, 0 of 11). `PYTHON=… make run` chooses.
+PYTHON ?= $(shell for p in python3.12 "$$(pyenv prefix 3.12 2>/dev/null)/bin/python3.12"; do \
+	"$$p" -c '' >/dev/null 2>&1 && { echo "$$p"; exit; }; done; echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
@@ -11,16 +13,23 @@ PORT ?= 5000
 
 .PHONY: run test test-fast lint format bench clean catalogues messages
 
-$(BIN)/activate:
+# The .venv names the interpreter it was made with: another one (3.12 installed since, or
+# PYTHON=… given) makes it anew, and everything is installed into it again.
+PYTHON_VERSION := $(shell $(PYTHON) -c 'import sys; print(sys.version.split()[0])' 2>/dev/null)
+VENV_MADE := $(VENV)/.made-with-python-$(PYTHON_VERSION)
+
+$(VENV_MADE):
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	touch $@
 
 # Re-install when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+$(VENV)/.installed: pyproject.toml $(VENV_MADE)
 	$(BIN)/pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
+$(VENV)/.installed-test: pyproject.toml $(VENV_MADE)
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(VENV)/.installed $@
 
