@@ -6,14 +6,18 @@ the first read (a second writer waits up to the busy timeout). Threads of one pr
 first queue on a lock of their own: SQLite's busy handler polls in sleeps of up to 100 ms,
 and twenty tablets waiting that way would wait far longer than the writes take. The
 queue is released when the transaction ends (`_release_writer`). PostgreSQL locks the row
-with `SELECT … FOR UPDATE` (or a transaction-scoped advisory lock for a named thing);
-READ COMMITTED then lets every later statement see what the previous holder committed.
+with `SELECT … FOR NO KEY UPDATE` (or a transaction-scoped advisory lock for a named
+thing); READ COMMITTED then lets every later statement see what the previous holder
+committed. NO KEY UPDATE excludes every other writer of the row, but not a row inserted
+elsewhere that refers to it (its foreign key check takes KEY SHARE): a tablet that holds
+its table may add a line to its tournament's log while the organiser holds the tournament
+and waits for that table, which with FOR UPDATE was a deadlock.
 
 Locks are always taken in one order, so two writers never wait for each other in a
 circle: tournament → round → the round's table sessions (by id), and Stammtisch → evening.
 A write that may finish a tournament table therefore locks its round before its table;
 the other writes at that table lock the table alone and never take the round's lock
-(`scorer.services.table_rows.session_for_write`).
+(`scorer.store.table_rows.session_for_write`).
 """
 
 from __future__ import annotations
@@ -81,7 +85,10 @@ def lock_more(model: type[Model], *where: Any) -> Model | None:
     """Inside a write already begun: lock one more row (freshly read, not from the
     session's identity map)."""
     statement = (
-        select(model).where(*where).with_for_update().execution_options(populate_existing=True)
+        select(model)
+        .where(*where)
+        .with_for_update(key_share=True)
+        .execution_options(populate_existing=True)
     )
     return db.session.scalar(statement)
 

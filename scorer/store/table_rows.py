@@ -42,7 +42,7 @@ _LOCK_BY_KEY = (
     select(TableSession, TournamentTable.round_id)
     .outerjoin(TournamentTable, TournamentTable.session_id == TableSession.id)
     .where(TableSession.key == bindparam("key"))
-    .with_for_update(of=TableSession)
+    .with_for_update(of=TableSession, key_share=True)
     .execution_options(populate_existing=True)
 )
 """PostgreSQL: lock the table with this key and say whether it belongs to a round
@@ -104,6 +104,6 @@ def lock_round(round_: TournamentRound) -> None:
         .join(TournamentTable, TournamentTable.session_id == TableSession.id)
         .where(TournamentTable.round_id == round_.id)
         .order_by(TableSession.id)
-        .with_for_update(of=TableSession)
+        .with_for_update(of=TableSession, key_share=True)
         .execution_options(populate_existing=True)
     ).all()
