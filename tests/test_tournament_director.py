@@ -6,6 +6,7 @@ tournament chooses when it is made."""
 from __future__ import annotations
 
 import random
+import re
 
 from scorer.services import tournaments as ops
 from scorer.store.database import db
@@ -447,3 +448,32 @@ def test_the_round_overview_the_seating_for_the_room_and_the_table_cards(app, cl
     client.post(f"/turniere/{tid}/beenden", data={"bestaetigt": "ja"})
     final = pdf_text(client.get(f"/turniere/{tid}/tabelle.pdf").data)
     assert "Endergebnis" in final and "Tische der Runden" in final
+
+
+def test_the_seating_of_a_large_room_comes_on_pages_that_turn(app, client):
+    """200 players: the seating page shows 24 names at a time, says which page it is, and
+    turns to the next page by itself (a meta refresh, no script), the last to the first;
+    every name appears on exactly one page."""
+    auth = organiser(app)
+    names = [f"Spieler {i:03d}" for i in range(200)]
+    tournament = created(client, auth, names, rounds=1, deals=1)
+    round_ = draw(client, auth, tournament["id"])
+    base = f"/turnier/{tournament['key']}/runde/1/sitzplan"
+    seen = []
+    for page in range(1, 10):
+        html = client.get(f"{base}?seite={page}").get_data(as_text=True)
+        shown = re.findall(r"<bdi>(Spieler \d+)</bdi>", html)
+        assert 0 < len(shown) <= 24
+        seen += shown
+        assert f"Seite {page} von 9" in html
+        following = 1 if page == 9 else page + 1
+        assert f'content="12;url={base}?seite={following}"' in html
+    assert sorted(seen) == sorted(names)
+    table_of = {n: t["number"] for t in round_["tables"] for n in t["players"]}
+    first = client.get(base).get_data(as_text=True)
+    assert f"Tisch {table_of['Spieler 000']}" in first and "Seite 1 von 9" in first
+    assert "Seite 1 von 9" in client.get(f"{base}?seite=99").get_data(as_text=True)
+    small = created(client, auth, PLAYERS, rounds=1)
+    draw(client, auth, small["id"])
+    one = client.get(f"/turnier/{small['key']}/runde/1/sitzplan").get_data(as_text=True)
+    assert "http-equiv" not in one and "Seite" not in one

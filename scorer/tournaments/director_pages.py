@@ -90,20 +90,40 @@ def finish(tournament_id: int):
     return render_template("tournaments/confirm_finish.html", tournament=tournament)
 
 
+SEATS_PER_PAGE = 24
+"""Names the seating page shows at once, in letters readable from the back of the room:
+two columns of twelve at 1024×768, three of eight at 1920×1080, none below the fold. A
+larger room gets pages that turn by themselves every `TURN_SECONDS`."""
+TURN_SECONDS = 12
+
+
 @bp.get("/turnier/<key>/runde/<n:number>/sitzplan")
 def seating(key: str, number: int):
     """The seating of a round for the room (the projector): every name and its table, big.
-    Public by the tournament's key, as the standings are."""
+    Public by the tournament's key, as the standings are. More names than fit one screen
+    come on pages (`?seite=2`) that turn by themselves, the last back to the first."""
     try:
         tournament = ops.get_public(key)
         round_ = ops.get_round(tournament, number)
     except NotFound:
         abort(404, _("There is no such round."))
+    seats = tournament_pdf.seats_by_name(round_)
+    pages = max(1, -(-len(seats) // SEATS_PER_PAGE))
+    page = request.args.get("seite", "1")
+    shown = int(page) if page.isdigit() and 1 <= int(page) <= pages else 1
+    turn = None
+    if pages > 1:
+        following = url_for("tournaments.seating", key=key, number=number, seite=shown % pages + 1)
+        turn = f"{TURN_SECONDS};url={following}"
+    start = (shown - 1) * SEATS_PER_PAGE
     return render_template(
         "tournaments/seating.html",
         tournament=tournament,
         round_=round_,
-        by_name=tournament_pdf.seats_by_name(round_),
+        by_name=seats[start : start + SEATS_PER_PAGE],
+        page=shown,
+        pages=pages,
+        turn=turn,
     )
 
 
