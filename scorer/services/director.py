@@ -56,8 +56,11 @@ def require_running(tournament: Tournament) -> None:
         raise TournamentFinished(msg("the tournament is finished: its results are final"))
 
 
-def log(tournament: Tournament, action: str, by: str, **data: Any) -> None:
-    db.session.add(TournamentLog(tournament_id=tournament.id, action=action, by=by, data=data))
+def log(tournament: Tournament, action: str, by: str | None = None, **data: Any) -> None:
+    """A line of the tournament's log; `by` defaults to its organiser, who does every
+    write but a tablet's."""
+    who = by if by is not None else organiser_name(tournament)
+    db.session.add(TournamentLog(tournament_id=tournament.id, action=action, by=who, data=data))
 
 
 def organiser_name(tournament: Tournament) -> str:
@@ -126,11 +129,12 @@ def adjust(tournament: Tournament, player: Any, points: Any, reason: Any) -> Tou
     if errors:
         raise RuleError(errors)
     assert name is not None
-    by = organiser_name(tournament)
-    adjustment = TournamentAdjustment(player=name, points=points, reason=reason, by=by)
+    adjustment = TournamentAdjustment(
+        player=name, points=points, reason=reason, by=organiser_name(tournament)
+    )
     tournament.adjustments.append(adjustment)
     db.session.flush()
-    log(tournament, "adjust", by, id=adjustment.id, player=name, points=points, reason=reason)
+    log(tournament, "adjust", id=adjustment.id, player=name, points=points, reason=reason)
     db.session.flush()
     return adjustment
 
@@ -146,11 +150,9 @@ def take_back(tournament: Tournament, adjustment_id: int) -> TournamentAdjustmen
     if not adjustment.counts:
         raise Conflict(msg("this adjustment was taken back already"))
     adjustment.taken_back_at = utcnow()
-    by = organiser_name(tournament)
     log(
         tournament,
         "take_back",
-        by,
         id=adjustment.id,
         player=adjustment.player,
         points=adjustment.points,
@@ -183,7 +185,7 @@ def finish(tournament: Tournament) -> None:
     if not tournament.round_list:
         raise Conflict(msg("no round has been played yet"))
     tournament.finished_at = utcnow()
-    log(tournament, "finish", organiser_name(tournament))
+    log(tournament, "finish")
     db.session.flush()
 
 

@@ -226,7 +226,6 @@ def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     director.log(
         tournament,
         "enter",
-        director.organiser_name(tournament),
         player=name,
         round=player.joined_round,
     )
@@ -248,7 +247,6 @@ def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     director.log(
         tournament,
         "withdraw",
-        director.organiser_name(tournament),
         player=name,
         after_round=player.withdrawn_after,
     )
@@ -301,7 +299,6 @@ def draw_round(tournament: Tournament) -> TournamentRound:
     director.log(
         tournament,
         "draw",
-        director.organiser_name(tournament),
         round=number,
         tables=[list(players) for players in seatings],
         byes=list(round_.byes),
@@ -334,10 +331,7 @@ def swap_players(round_: TournamentRound, a: str, b: str) -> None:
                 table_ledger.rules_for(session), tuple(players), players[0], points_only=True
             )
             session.state = ledger.start().to_json()
-    tournament = round_.tournament
-    director.log(
-        tournament, "swap", director.organiser_name(tournament), round=round_.number, a=a, b=b
-    )
+    director.log(round_.tournament, "swap", round=round_.number, a=a, b=b)
     db.session.flush()
 
 
@@ -347,11 +341,12 @@ def close_round(round_: TournamentRound) -> None:
     lock_round(round_)
     if round_.closed:
         raise TournamentError(msg("round %(number)s is closed already", number=round_.number))
-    _close_locked(round_, director.organiser_name(round_.tournament))
+    _close_locked(round_, None)
 
 
-def _close_locked(round_: TournamentRound, by: str) -> None:
-    """Close the round and its open tables; the caller holds `lock_round`."""
+def _close_locked(round_: TournamentRound, by: str | None) -> None:
+    """Close the round and its open tables; the caller holds `lock_round`. `by`: who closes
+    it, in the log (None: the organiser)."""
     for table in round_.tables:
         if not table.session.closed:
             tables.close_session(table.session, with_round=True)

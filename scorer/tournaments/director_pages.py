@@ -12,6 +12,7 @@ from flask_login import login_required
 from scorer.domain import RuleError
 from scorer.extensions import PDFS
 from scorer.i18n.catalogue import say_all, say_error
+from scorer.i18n.formats import signed_number
 from scorer.reports import tournament_pdf
 from scorer.services import director
 from scorer.services import tournaments as ops
@@ -44,7 +45,7 @@ def adjust(tournament_id: int):
             _(
                 "%(player)s: %(points)s points (%(reason)s).",
                 player=form.player.data,
-                points=f"{form.points.data:+d}".replace("-", "−"),
+                points=signed_number(form.points.data or 0, signed=True),
                 reason=form.reason.data,
             ),
             "info",
@@ -189,14 +190,14 @@ def log_text(line: TournamentLog) -> str:
         return _(
             "%(player)s: %(points)s points (%(reason)s)",
             player=d["player"],
-            points=f"{d['points']:+d}".replace("-", "−"),
+            points=signed_number(d["points"], signed=True),
             reason=d["reason"],
         )
     if line.action == "take_back":
         return _(
             "Taken back: %(player)s %(points)s points (%(reason)s)",
             player=d["player"],
-            points=f"{d['points']:+d}".replace("-", "−"),
+            points=signed_number(d["points"], signed=True),
             reason=d["reason"],
         )
     if line.action == "finish":
