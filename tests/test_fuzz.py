@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from scorer.api.openapi import DOCUMENT
 from scorer.domain.facts import BONUS_FIELDS, REQUEST_FIELDS
 from scorer.store.database import db
 from scorer.store.models import (
@@ -30,7 +29,6 @@ from scorer.store.models import (
 )
 from tests.test_tournaments import basic, create, organiser
 
-OPERATIONS = sorted((path, method) for path, ops in DOCUMENT["paths"].items() for method in ops)
 FIELDS = [
     *sorted(REQUEST_FIELDS),
     *sorted(BONUS_FIELDS),
@@ -111,6 +109,57 @@ HANDLIKE = st.fixed_dictionaries(
     optional={f: JSON for f in FIELDS if f not in ("declarer", "contract")},
 )
 BODIES = st.one_of(JSON, HANDLIKE, st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=6))
+
+
+def resolved(schema: dict, components: dict) -> dict:
+    while "$ref" in schema:
+        schema = components[schema["$ref"].rsplit("/", 1)[-1]]
+    return schema
+
+
+def value_like(schema: dict, components: dict):
+    """A value of the schema's type (within its bounds, one of its choices), or any JSON:
+    bodies that are almost right."""
+    schema = resolved(schema, components)
+    if "enum" in schema:
+        typed = st.sampled_from(schema["enum"])
+    elif "anyOf" in schema or "oneOf" in schema:
+        typed = st.one_of(
+            [value_like(s, components) for s in schema.get("anyOf", schema.get("oneOf"))]
+        )
+    elif schema.get("type") == "integer":
+        typed = st.integers(schema.get("minimum", -(2**40)), schema.get("maximum", 2**40))
+    elif schema.get("type") == "string":
+        typed = HOSTILE_TEXT
+    elif schema.get("type") == "boolean":
+        typed = st.booleans()
+    elif schema.get("type") == "array":
+        typed = st.lists(value_like(schema.get("items", {}), components), max_size=5)
+    elif schema.get("type") == "null":
+        typed = st.none()
+    elif "properties" in schema:
+        typed = from_schema(schema, components)
+    else:
+        typed = JSON
+    return st.one_of(typed, typed, JSON)
+
+
+def from_schema(schema: dict, components: dict):
+    """A body made from an operation's declared request schema (the generated document):
+    its required fields (mostly), any of its other fields, values of about the right kind."""
+    schema = resolved(schema, components)
+    properties = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    return st.fixed_dictionaries(
+        {name: value_like(p, components) for name, p in properties.items() if name in required},
+        optional={
+            name: value_like(p, components)
+            for name, p in properties.items()
+            if name not in required
+        },
+    )
+
+
 RAW = st.sampled_from(
     [
         b"",
@@ -184,12 +233,22 @@ def test_fuzz_every_operation(app, client):
     world["tid"], world["tournament_key"] = tournament["id"], tournament["key"]
     client.post(f"/api/v1/tournaments/{world['tid']}/rounds", json={}, headers=auth)
 
+    document = client.get("/api/v1/openapi.json").get_json()
+    components = document["components"]["schemas"]
+    operations = sorted((path, method) for path, ops in document["paths"].items() for method in ops)
+    declared = {
+        (path, method): op["requestBody"]["content"]["application/json"]["schema"]
+        for path, ops in document["paths"].items()
+        for method, op in ops.items()
+        if "requestBody" in op
+    }
+
     @settings(
         max_examples=400, deadline=None, database=None, suppress_health_check=list(HealthCheck)
     )
     @given(data=st.data())
     def one_request(data):
-        path, method = data.draw(st.sampled_from(OPERATIONS), label="operation")
+        path, method = data.draw(st.sampled_from(operations), label="operation")
         url = fill(path, data, world)
         if method == "delete" and "hands" in path:
             url += "?version=" + data.draw(st.sampled_from(["1", "2", "x", "", "99999999999999"]))
@@ -208,7 +267,10 @@ def test_fuzz_every_operation(app, client):
         kind = data.draw(st.sampled_from(["json", "json", "raw", "text", "none"]), label="kind")
         payload, content_type = None, None
         if kind == "json":
-            payload, content_type = json.dumps(data.draw(BODIES, label="body")), "application/json"
+            bodies = BODIES
+            if (path, method) in declared:
+                bodies = st.one_of(BODIES, from_schema(declared[path, method], components))
+            payload, content_type = json.dumps(data.draw(bodies, label="body")), "application/json"
         elif kind == "raw":
             payload, content_type = data.draw(RAW, label="raw"), "application/json"
         elif kind == "text":
@@ -239,4 +301,5 @@ def test_fuzz_every_operation(app, client):
     one_request()
     print(f"\nfuzz: {Fuzzed.requests} requests, answers by class {dict(Fuzzed.statuses)}")
     assert Fuzzed.requests >= 300
+    assert len(declared) >= 15, "the document declares the request bodies"
     assert Fuzzed.statuses[5] == 0

@@ -13,7 +13,9 @@ from typing import Any
 from flask import Response, g, jsonify
 from werkzeug.utils import secure_filename
 
+from scorer.api import answers
 from scorer.api.blueprint import bp
+from scorer.api.contract import WRITES, described
 from scorer.api.errors import ApiError
 from scorer.api.groups import group_to_json
 from scorer.api.schema import body_bytes
@@ -47,7 +49,15 @@ def uploaded_archive() -> Any:
         raise ApiError(400, "malformed_json", exc.args[0]) from None
 
 
+ARCHIVE = "The archive (formats.archive), as a download"
+
+
 @bp.get("/groups/<group_key>/archive.json")
+@described(
+    "The group's whole history as one file (format haferl-group, version 1)",
+    {200: (ARCHIVE, None)},
+    refusals=(404,),
+)
 def group_archive():
     group = g.group
     return archive_response(
@@ -58,6 +68,13 @@ def group_archive():
 
 
 @bp.post("/groups/import")
+@described(
+    "A group's archive made anew under a new key: every evening's hands and the group's "
+    "history replayed, every amount worked out again",
+    {201: ("The group", answers.Group)},
+    body=dict,
+    refusals=(*WRITES, 409),
+)
 @IMPORTS
 def group_import():
     archive = parse_group_archive(uploaded_archive())
@@ -66,6 +83,12 @@ def group_import():
 
 
 @bp.get("/tournaments/<n:tournament_id>/archive.json")
+@described(
+    "The tournament's rounds and tables as one file (haferl-tournament, version 1)",
+    {200: (ARCHIVE, None)},
+    refusals=(401, 404),
+    basic=True,
+)
 def tournament_archive(tournament_id: int):
     tournament = own(tournament_id)
     return archive_response(
@@ -74,6 +97,13 @@ def tournament_archive(tournament_id: int):
 
 
 @bp.post("/tournaments/import")
+@described(
+    "A tournament's archive made anew as the caller's tournament, new keys",
+    {201: ("The tournament", answers.Tournament)},
+    body=dict,
+    refusals=(*WRITES, 401, 409),
+    basic=True,
+)
 @IMPORTS
 def tournament_import():
     who = organiser()

@@ -8,9 +8,11 @@ from typing import Any
 
 from flask import jsonify, request
 
+from scorer.api import answers, bodies
 from scorer.api.blueprint import bp
+from scorer.api.contract import WRITES, described, validated
 from scorer.api.schema import json_body
-from scorer.api.tournaments import organiser, own, tournament_to_json
+from scorer.api.tournaments import AS_ORGANISER, organiser, own, tournament_to_json
 from scorer.services import director
 from scorer.store.models import Organiser, TournamentAdjustment, TournamentLog
 
@@ -20,19 +22,19 @@ def stamp(moment: Any) -> str | None:
 
 
 def adjustment_to_json(a: TournamentAdjustment) -> dict[str, Any]:
-    return {
-        "id": a.id,
-        "player": a.player,
-        "points": a.points,
-        "reason": a.reason,
-        "by": a.by,
-        "at": stamp(a.at),
-        "taken_back_at": stamp(a.taken_back_at),
-    }
+    return answers.Adjustment(
+        id=a.id,
+        player=a.player,
+        points=a.points,
+        reason=a.reason,
+        by=a.by,
+        at=stamp(a.at),
+        taken_back_at=stamp(a.taken_back_at),
+    ).as_json()
 
 
 def log_line_to_json(line: TournamentLog) -> dict[str, Any]:
-    return {"at": stamp(line.at), "by": line.by, "action": line.action, **line.data}
+    return answers.LogLine(at=stamp(line.at), by=line.by, action=line.action, **line.data).as_json()
 
 
 def correcting_organiser() -> Organiser | None:
@@ -43,26 +45,55 @@ def correcting_organiser() -> Organiser | None:
     return organiser()
 
 
+CHANGES = (*WRITES, *AS_ORGANISER, 409)
+
+
 @bp.get("/tournaments/<n:tournament_id>/adjustments")
+@described(
+    "The director's adjustments, taken back ones too",
+    {200: ("Adjustments", [answers.Adjustment])},
+    refusals=AS_ORGANISER,
+    basic=True,
+)
 def list_adjustments(tournament_id: int):
     return jsonify([adjustment_to_json(a) for a in own(tournament_id).adjustments])
 
 
 @bp.post("/tournaments/<n:tournament_id>/adjustments")
+@described(
+    "An adjustment or penalty in points, with its reason",
+    {201: ("The adjustment", answers.Adjustment)},
+    body=bodies.NewAdjustment,
+    refusals=CHANGES,
+    basic=True,
+)
 def add_adjustment(tournament_id: int):
-    data = json_body()
-    adjustment = director.adjust(
-        own(tournament_id), data.get("player"), data.get("points"), data.get("reason")
-    )
+    data = json_body()  # read before the tournament is locked
+    tournament = own(tournament_id)
+    body = validated(bodies.NewAdjustment, data)
+    adjustment = director.adjust(tournament, body.player, body.points, body.reason)
     return jsonify(adjustment_to_json(adjustment)), 201
 
 
 @bp.delete("/tournaments/<n:tournament_id>/adjustments/<n:adjustment_id>")
+@described(
+    "Take an adjustment back",
+    {200: ("The adjustment", answers.Adjustment)},
+    refusals=CHANGES,
+    basic=True,
+)
 def take_back_adjustment(tournament_id: int, adjustment_id: int):
     return jsonify(adjustment_to_json(director.take_back(own(tournament_id), adjustment_id)))
 
 
 @bp.post("/tournaments/<n:tournament_id>/finish")
+@described(
+    "The results become final (send `{}` as application/json)",
+    {200: ("The tournament", answers.Tournament)},
+    body=bodies.Nothing,
+    refusals=CHANGES,
+    basic=True,
+)
 def finish(tournament_id: int):
     tournament = own(tournament_id)
     director.finish(tournament)
@@ -70,5 +101,11 @@ def finish(tournament_id: int):
 
 
 @bp.get("/tournaments/<n:tournament_id>/log")
+@described(
+    "The tournament's log, oldest first",
+    {200: ("Log", [answers.LogLine])},
+    refusals=AS_ORGANISER,
+    basic=True,
+)
 def tournament_log(tournament_id: int):
     return jsonify([log_line_to_json(line) for line in director.log_of(own(tournament_id))])

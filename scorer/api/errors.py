@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from flask import jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from scorer.api import answers
 from scorer.api.blueprint import bp
 from scorer.domain import RuleError
 from scorer.domain.message import Msg, msg
@@ -38,10 +39,10 @@ def error_response(
 ):
     """The error body, its message and field messages in the reader's language (English
     unless `Accept-Language` asks for German); the code and field names stay fixed."""
-    body: dict = {"code": code, "message": say(message)}
+    body = answers.ErrorBody(code=code, message=say(message))
     if fields:
-        body["fields"] = say_fields(fields)
-    return jsonify({"error": body}), status
+        body = answers.ErrorBody(code=code, message=say(message), fields=say_fields(fields))
+    return jsonify(answers.Error(error=body).as_json()), status
 
 
 @bp.errorhandler(ApiError)

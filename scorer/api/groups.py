@@ -7,11 +7,11 @@ from typing import Any
 
 from flask import g, jsonify, request
 
+from scorer.api import answers, bodies
 from scorer.api.blueprint import bp
+from scorer.api.contract import WRITES, described, read_body
 from scorer.api.errors import error_response
-from scorer.api.schema import json_body
 from scorer.api.sessions import session_to_json
-from scorer.domain import RuleError
 from scorer.domain.message import msg
 from scorer.domain.validation import whole_number
 from scorer.extensions import NEW_TABLES
@@ -19,34 +19,35 @@ from scorer.services import groups, seasons, table_ledger
 from scorer.store.models import Group
 
 
-def group_to_json(group: Group) -> dict[str, Any]:
-    return {
-        "key": group.key,
-        "name": group.name,
-        "game": group.game,
-        "system": group.system,
-        "params": group.params,
-        "members": group.members,
-        "not_coming": sorted(groups.retired(group)),
-        "carry_pot": group.carry_pot,
-        "settle": group.settle,
-        "share_by": group.share_by,
-        "pot_cents": group.pot_cents,
-        "season": group.season,
-        "closed_seasons": seasons.closed_seasons(group),
-        "evenings": [
-            {
-                "key": s.key,
-                "name": s.name,
-                "date": s.created_at.date().isoformat(),
-                "season": s.season,
-                "players": table_ledger.ledger_for(s).everyone,
-                "closed": s.closed,
-                "paid": s.paid_at is not None,
-            }
+def group_to_json(group: Group, **more: Any) -> dict[str, Any]:
+    return answers.Group(
+        key=group.key,
+        name=group.name,
+        game=group.game,
+        system=group.system,
+        params=group.params,
+        members=group.members,
+        not_coming=sorted(groups.retired(group)),
+        carry_pot=group.carry_pot,
+        settle=group.settle,
+        share_by=group.share_by,
+        pot_cents=group.pot_cents,
+        season=group.season,
+        closed_seasons=seasons.closed_seasons(group),
+        evenings=[
+            answers.Evening(
+                key=s.key,
+                name=s.name,
+                date=s.created_at.date().isoformat(),
+                season=s.season,
+                players=list(table_ledger.ledger_for(s).everyone),
+                closed=s.closed,
+                paid=s.paid_at is not None,
+            )
             for s in groups.evenings(group)
         ],
-    }
+        **more,
+    ).as_json()
 
 
 @bp.url_value_preprocessor
@@ -57,74 +58,115 @@ def _load_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
         g.group = (groups.group_for_write if writes else groups.get_group)(key)
 
 
+AT_GROUP = (*WRITES, 404)
+"""What a change to a group may be refused with: a bad body, or no such group."""
+
+
 @bp.post("/groups")
+@described(
+    "Found a Stammtisch group (its key is the permission)",
+    {201: ("The group", answers.Group)},
+    body=bodies.NewGroup,
+    refusals=WRITES,
+)
 @NEW_TABLES
 def group_create():
-    data = json_body()
+    body = read_body(bodies.NewGroup)
     group = groups.create_group(
-        data.get("name", ""),
-        data.get("game"),
-        data.get("system"),
-        data.get("params"),
-        data.get("members", []),
-        data.get("carry_pot", True),
-        data.get("settle", "each_evening"),
-        data.get("share_by", "equal"),
+        body.name,
+        body.game,
+        body.system,
+        body.params,
+        body.members,
+        body.carry_pot,
+        body.settle,
+        body.share_by,
     )
     return jsonify(group_to_json(group)), 201
 
 
 @bp.get("/groups/<group_key>")
+@described(
+    "A group: members, the Haferl, the season, its evenings",
+    {200: ("The group", answers.Group)},
+    refusals=(404,),
+)
 def group_read():
     return jsonify(group_to_json(g.group))
 
 
 @bp.post("/groups/<group_key>/members")
+@described(
+    "Add members", {200: ("The group", answers.Group)}, body=bodies.Members, refusals=AT_GROUP
+)
 def group_add_members():
-    data = json_body()
-    groups.add_members(g.group, groups.member_names(data.get("members"), "members"))
+    body = read_body(bodies.Members)
+    groups.add_members(g.group, groups.member_names(body.members, "members"))
     return jsonify(group_to_json(g.group))
 
 
 @bp.put("/groups/<group_key>/members/<name>")
+@described(
+    "Rename a member everywhere (`name`), or mark one who stopped coming (`coming`: false)",
+    {200: ("The group", answers.Group)},
+    body=bodies.MemberChange,
+    refusals=AT_GROUP,
+)
 def group_rename_member(name: str):
     """A new `name` for a member, and/or `coming`: false for one who stopped coming."""
-    data = json_body()
-    if "coming" in data and not isinstance(data["coming"], bool):
-        raise RuleError.one("coming", msg("must be true or false"))
-    groups.change_member(g.group, name, data)
+    body = read_body(bodies.MemberChange)
+    groups.change_member(g.group, name, body.model_dump(exclude_unset=True))
     return jsonify(group_to_json(g.group))
 
 
 @bp.put("/groups/<group_key>/rules")
+@described(
+    "The rules and amounts of the group's next evenings (an evening keeps its own)",
+    {200: ("The group, with `from_evening`", answers.Group)},
+    body=bodies.GroupRules,
+    refusals=AT_GROUP,
+)
 def group_rules():
     """The rules and amounts of the group's next evenings (`system`, `params`)."""
-    data = json_body()
-    first = groups.change_rules(g.group, data.get("system", g.group.system), data.get("params"))
-    return jsonify({**group_to_json(g.group), "from_evening": first})
+    body = read_body(bodies.GroupRules)
+    system = body.system if body.system is not None else g.group.system
+    first = groups.change_rules(g.group, system, body.params)
+    return jsonify(group_to_json(g.group, from_evening=first))
 
 
 @bp.post("/groups/<group_key>/evenings")
+@described(
+    "Start an evening with the group's rules (and its carried Haferl)",
+    {201: ("The session, with `group`", answers.Session)},
+    body=bodies.NewEvening,
+    refusals=AT_GROUP,
+)
 @NEW_TABLES
 def group_new_evening():
-    data = json_body()
-    session = groups.new_evening(
-        g.group,
-        data.get("players"),
-        data.get("first_dealer"),
-        data.get("name"),
-        data.get("params"),
-    )
+    body = read_body(bodies.NewEvening)
+    session = groups.new_evening(g.group, body.players, body.first_dealer, body.name, body.params)
     return jsonify(session_to_json(session)), 201
 
 
 @bp.post("/groups/<group_key>/season/close")
+@described(
+    "End the season: share out the Haferl (send `{}`)",
+    {200: ("The shares and the group", answers.SeasonClosed)},
+    body=bodies.Nothing,
+    refusals=(*AT_GROUP, 409),
+)
 def group_close_season():
     shares = groups.close_season(g.group)
-    return jsonify({"shares": shares, "group": group_to_json(g.group)})
+    return jsonify(answers.SeasonClosed(shares=shares, group=group_to_json(g.group)).as_json())
 
 
 @bp.get("/groups/<group_key>/standings")
+@described(
+    "The season table (`?season=N`, default the current one)",
+    {200: ("Standings", list)},
+    refusals=(400, 404),
+    parameters=({"name": "season", "in": "query", "schema": {"type": "integer"}},),
+)
 def group_standings():
     season = request.args.get("season")
     number = whole_number(season) if season is not None else g.group.season
@@ -136,24 +178,38 @@ def group_standings():
 
 
 @bp.get("/groups/<group_key>/players/<name>")
+@described("A member's statistics this season", {200: ("Statistics", dict)}, refusals=(404,))
 def group_player(name: str):
     stats, running = seasons.stats(g.group, name, g.group.season)
     return jsonify({**stats.to_json(), "season": g.group.season, "balance_after_evening": running})
 
 
 @bp.get("/groups/<group_key>/settlement")
+@described(
+    "One settle-up for every closed, unpaid evening",
+    {200: ("Balances and the fewest transfers", answers.GroupSettlement)},
+    refusals=(404,),
+)
 def group_settlement():
     balances, transfers, sessions = groups.collected_settlement(g.group)
     return jsonify(
-        {
-            "evenings": [s.key for s in sessions],
-            "balances": balances,
-            "transfers": [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in transfers],
-        }
+        answers.GroupSettlement(
+            evenings=[s.key for s in sessions],
+            balances=balances,
+            transfers=[
+                answers.Transfer(from_=t.payer, to=t.payee, cents=t.cents) for t in transfers
+            ],
+        ).as_json()
     )
 
 
 @bp.post("/groups/<group_key>/settlement/close")
+@described(
+    "Mark the collected settle-up paid (send `{}`)",
+    {200: ("The evenings paid", answers.Paid)},
+    body=bodies.Nothing,
+    refusals=AT_GROUP,
+)
 def group_close_settlement():
     sessions = groups.close_settlement(g.group)
-    return jsonify({"paid": [s.key for s in sessions]})
+    return jsonify(answers.Paid(paid=[s.key for s in sessions]).as_json())

@@ -6,11 +6,12 @@ from functools import lru_cache
 
 from flask import jsonify
 
+from scorer.api import answers, bodies
 from scorer.api.blueprint import bp
+from scorer.api.contract import WRITES, described, validated
 from scorer.api.schema import json_body, score_to_json
-from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.facts import parse_hand, parse_players
-from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.extensions import csrf
@@ -21,6 +22,7 @@ csrf.exempt(bp)
 
 
 @bp.get("/games")
+@described("Games, payment systems and their parameters", {200: ("Games", list)})
 def games():
     """Every game with its contracts, player counts and payment systems with parameters."""
     return jsonify(games_in(language()))
@@ -70,16 +72,18 @@ def game_to_json(game) -> dict:
 
 
 @bp.post("/score")
+@described(
+    "Score one hand without storing it",
+    {200: ("The result, net amounts, postings, explanation", answers.Score)},
+    body=bodies.ScoreRequest,
+    refusals=WRITES,
+)
 def score():
     """Score one hand and store nothing."""
     data = json_body()
     rules = Rules.build(data.get("game"), data.get("system"), data.get("params"))
-    players = parse_players(data.get("players"))
-    pot_cents = data.get("pot_cents")
-    if pot_cents is not None and (
-        not isinstance(pot_cents, int) or isinstance(pot_cents, bool) or pot_cents < 0
-    ):
-        raise RuleError.one("pot_cents", msg("must be a whole number of cents ≥ 0, or null"))
-    hand = parse_hand(data.get("hand"), rules.game)
-    result = rules.score(players, hand, pot_cents=pot_cents)
+    body = validated(bodies.ScoreRequest, data, {"game": rules.game})
+    players = parse_players(body.players)
+    hand = parse_hand(data["hand"], rules.game)
+    result = rules.score(players, hand, pot_cents=body.pot_cents)
     return jsonify(score_to_json(result, [*players, POT]))

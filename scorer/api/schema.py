@@ -9,6 +9,7 @@ from typing import Any
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from scorer.api import answers
 from scorer.api.errors import ApiError
 from scorer.domain.message import msg
 from scorer.domain.validation import contains_nul
@@ -50,14 +51,15 @@ def _refuse_constant(name: str) -> Any:
 
 def score_to_json(score, accounts) -> dict[str, Any]:
     speaker = Speaker()
-    return {
-        "result": score.result,
-        "net": score.net(accounts),
-        "postings": [
-            {"from": p.from_account, "to": p.to_account, "cents": p.cents} for p in score.postings
+    return answers.Score(
+        result=score.result,
+        net=score.net(accounts),
+        postings=[
+            answers.Transfer(from_=p.from_account, to=p.to_account, cents=p.cents)
+            for p in score.postings
         ],
-        "explanation": [said_line(line.to_json(), speaker) for line in score.explanation],
-    }
+        explanation=[said_line(line.to_json(), speaker) for line in score.explanation],
+    ).as_json()
 
 
 def said_line(line: dict[str, Any], speaker: Speaker) -> dict[str, Any]:

@@ -7,12 +7,14 @@ from typing import Any
 
 from flask import Blueprint, g, jsonify, request
 
+from scorer.api import answers, bodies
 from scorer.api.blueprint import bp
+from scorer.api.contract import WRITES, described, read_body, validated
 from scorer.api.director import correcting_organiser
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes, json_body, said_line
 from scorer.domain import GAMES, RuleError
-from scorer.domain.facts import parse_hand, parse_players
+from scorer.domain.facts import REQUEST_FIELDS, parse_hand, parse_players
 from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.validation import idempotency_key, whole_number
@@ -69,9 +71,9 @@ def hand_exists_response(exc: HandExists):
     body, status = error_response(409, "hand_exists", say_error(exc))
     answer = body.get_json()
     answer["error"]["fields"] = {}
-    answer["hand"] = {**hand_to_json(exc.hand), "voided": exc.voided}
+    answer["hand"] = answers.ExistingHand(**hand_answer(exc.hand).model_dump(), voided=exc.voided)
     answer["next_number"] = exc.next_number
-    return jsonify(answer), status
+    return jsonify(answers.HandExists(**answer).as_json()), status
 
 
 serve_sessions_by_key(bp)
@@ -103,31 +105,37 @@ def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str,
         data["group"] = group.key
     if with_hands:
         speaker = Speaker()
-        data["hands"] = [hand_to_json(row, speaker) for row in table_ledger.live_hand_rows(session)]
-    return data
+        data["hands"] = [hand_answer(row, speaker) for row in table_ledger.live_hand_rows(session)]
+    return answers.Session(**data).as_json()
 
 
 def hand_to_json(
     hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
 ) -> dict[str, Any]:
     """A hand as API.md shows it, from a record or a row of `table_ledger.live_hand_rows`."""
+    return hand_answer(hand, speaker).as_json()
+
+
+def hand_answer(
+    hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
+) -> answers.StoredHand:
     row = hand if isinstance(hand, Mapping) else hand_row(hand)
     if speaker is None:
         speaker = Speaker()  # once for the hand's lines, not once a line
-    return {
-        "number": row["number"],
-        "version": row["version"],
-        "dealer": row["dealer"],
-        "sitting_out": row["sitting_out"],
-        "hand": row["facts"],
-        "result": row["result"],
-        "net": row["net"],
-        "explanation": [said_line(line, speaker) for line in row["explanation"] or ()],
-        "round": row["round"],
-        "new_round": row["new_round"],
-        "round_end": row["round_end"],
-        "pot_after": row["pot_after"],
-    }
+    return answers.StoredHand(
+        number=row["number"],
+        version=row["version"],
+        dealer=row["dealer"],
+        sitting_out=row["sitting_out"],
+        hand=row["facts"],
+        result=row["result"],
+        net=row["net"],
+        explanation=[said_line(line, speaker) for line in row["explanation"] or ()],
+        round=row["round"],
+        new_round=row["new_round"],
+        round_end=row["round_end"],
+        pot_after=row["pot_after"],
+    )
 
 
 def hand_row(record: HandRecord) -> dict[str, Any]:
@@ -135,32 +143,41 @@ def hand_row(record: HandRecord) -> dict[str, Any]:
     return {column: getattr(record, column) for column in HAND_COLUMNS}
 
 
-def _hand_from_request(session: TableSession, data: dict[str, Any]):
-    hand = parse_hand(data, GAMES[session.game])
+def _hand_from_request(session: TableSession, data: dict[str, Any], body: type[bodies.Hand]):
+    """The hand `data` says, in the table's game (refused in its words: `validated`)."""
+    game = GAMES[session.game]
+    validated(body, data, {"game": game, "number": session.hand_count + 1})
+    hand = parse_hand({k: v for k, v in data.items() if k in REQUEST_FIELDS}, game)
     dealer = data.get("dealer")
     if dealer is not None and dealer not in table_ledger.ledger_for(session).everyone:
         raise RuleError.one("dealer", msg("must be one of the players"))
     return hand, dealer
 
 
+CHANGES = (*WRITES, 404, 409)
+"""What a change to a table may be refused with: a bad body, no such table, a conflict."""
+
+
 @bp.post("/sessions")
+@described(
+    "Open a table", {201: ("The session", answers.Session)}, body=bodies.NewSession, refusals=WRITES
+)
 @NEW_TABLES
 def create_session():
-    data = json_body()
-    players = parse_players(data.get("players"))
-    name = data.get("name", "")
-    if not isinstance(name, str):
-        raise RuleError.one("name", msg("must be text"))
-    first_dealer = data.get("first_dealer")
-    if first_dealer is not None and not isinstance(first_dealer, str):
-        raise RuleError.one("first_dealer", msg("must be one of the players"))
+    body = read_body(bodies.NewSession)
+    players = parse_players(body.players)
     session = tables.create_session(
-        name, data.get("game"), data.get("system"), data.get("params"), players, first_dealer
+        body.name, body.game, body.system, body.params, players, body.first_dealer
     )
     return jsonify(session_to_json(session)), 201
 
 
 @bp.get("/sessions/<key>")
+@described(
+    "A table with every hand (ETag: the table's version)",
+    {200: ("The session", answers.Session), 304: ("Not changed since If-None-Match", None)},
+    refusals=(404,),
+)
 def read_session():
     """The session with every hand. Its ETag is the table's version and the language its
     texts are in: a tablet that polls with `If-None-Match` gets `304` until something
@@ -170,19 +187,34 @@ def read_session():
 
 
 @bp.get("/sessions/<key>/hands/<n:number>")
+@described("One hand", {200: ("The hand", answers.StoredHand)}, refusals=(404,))
 def read_hand(number: int):
     return jsonify(hand_to_json(table_ledger.live_hand(g.session, number)))
 
 
 @bp.post("/sessions/<key>/hands")
+@described(
+    "Record a hand (Idempotency-Key makes a retry return the first result; "
+    "`number` makes sure a hand is entered once)",
+    {
+        201: ("The stored hand", answers.StoredHand),
+        409: (
+            "A stale version or a closed table (code conflict), or hand `number` is "
+            "stored already (code hand_exists, with the stored hand)",
+            (answers.Error, answers.HandExists),
+        ),
+    },
+    body=bodies.NewHand,
+    refusals=(*WRITES, 404),
+    parameters=({"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}},),
+)
 def record_hand():
     data = json_body()
     key = idempotency_key(request.headers.get("Idempotency-Key"))
 
-    number = data.pop("number", None)
-
     def record(session: TableSession) -> dict[str, Any]:
-        hand, dealer = _hand_from_request(session, data)
+        hand, dealer = _hand_from_request(session, data, bodies.NewHand)
+        number = data.get("number")
         return hand_row(tables.record_hand(session, hand, dealer, key, number)[0])
 
     stored = table_queue.write_table(g.key, record)  # committed: its words are said now
@@ -190,18 +222,30 @@ def record_hand():
 
 
 @bp.put("/sessions/<key>/hands/<n:number>")
+@described(
+    "Correct a hand read at `version`; later hands are settled again",
+    {200: ("The hand", answers.StoredHand)},
+    body=bodies.HandEdit,
+    refusals=CHANGES,
+)
 def edit_hand(number: int):
     data = json_body()
-    version = data.get("version")
-    hand_data = {k: v for k, v in data.items() if k != "version"}
-    hand, dealer = _hand_from_request(g.session, hand_data)
-    record = tables.edit_hand(g.session, number, version, hand, dealer, correcting_organiser())
-    stored = hand_row(record)
-    answer = hand_to_json(stored)
-    return jsonify(answer)
+    hand, dealer = _hand_from_request(g.session, data, bodies.HandEdit)
+    record = tables.edit_hand(
+        g.session, number, data["version"], hand, dealer, correcting_organiser()
+    )
+    return jsonify(hand_to_json(hand_row(record)))
 
 
 @bp.delete("/sessions/<key>/hands/<n:number>")
+@described(
+    "Strike a hand out (kept in the history)",
+    {204: ("Voided", None)},
+    refusals=CHANGES,
+    parameters=(
+        {"name": "version", "in": "query", "required": True, "schema": {"type": "integer"}},
+    ),
+)
 def void_hand(number: int):
     version = whole_number(request.args.get("version"))
     tables.void_hand(g.session, number, version, correcting_organiser())
@@ -209,36 +253,43 @@ def void_hand(number: int):
 
 
 @bp.get("/sessions/<key>/settlement")
+@described(
+    "Balances with the pot shared out, and the fewest transfers",
+    {200: ("Settlement", answers.Settlement)},
+    refusals=(404,),
+)
 def settlement():
     result = table_ledger.settlement(g.session)
     return jsonify(
-        {
-            "balances": result.balances,
-            "transfers": [
-                {"from": t.payer, "to": t.payee, "cents": t.cents} for t in result.transfers
+        answers.Settlement(
+            balances=result.balances,
+            transfers=[
+                answers.Transfer(from_=t.payer, to=t.payee, cents=t.cents) for t in result.transfers
             ],
-            "closed": g.session.closed,
-        }
+            closed=g.session.closed,
+        ).as_json()
     )
 
 
 @bp.post("/sessions/<key>/close")
+@described("End the evening", {200: ("The session", answers.Session)}, refusals=CHANGES)
 def close_session():
     tables.close_session(g.session)
     return jsonify(session_to_json(g.session, with_hands=False))
 
 
 @bp.get("/sessions/<key>/history")
+@described("Every change", {200: ("Events", [answers.HistoryEvent])}, refusals=(404,))
 def history():
     events = table_ledger.history(g.session)
     return jsonify(
         [
-            {
-                "action": e.action,
-                "hand": e.hand_number,
-                "at": e.at.isoformat() + "Z",
-                "data": e.data,
-            }
+            answers.HistoryEvent(
+                action=e.action,
+                hand=e.hand_number,
+                at=e.at.isoformat() + "Z",
+                data=e.data,
+            ).as_json()
             for e in events
         ]
     )

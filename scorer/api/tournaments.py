@@ -8,9 +8,10 @@ from typing import Any
 
 from flask import current_app, jsonify, request, url_for
 
+from scorer.api import answers, bodies
 from scorer.api.blueprint import bp
+from scorer.api.contract import WRITES, described, read_body
 from scorer.api.errors import ApiError, error_response
-from scorer.api.schema import json_body
 from scorer.auth import credentials
 from scorer.domain import RuleError
 from scorer.domain.message import msg
@@ -57,144 +58,202 @@ def own(tournament_id: int) -> Tournament:
 
 
 def tournament_to_json(t: Tournament) -> dict[str, Any]:
-    return {
-        "id": t.id,
-        "key": t.key,
-        "name": t.name,
-        "date": t.day.isoformat(),
-        "game": t.game,
-        "system": t.system,
-        "params": t.params,
-        "rounds": t.rounds,
-        "deals_per_player": t.deals_per_player,
-        "players": [
-            {"name": p.name, "joined_round": p.joined_round, "withdrawn_after": p.withdrawn_after}
+    return answers.Tournament(
+        id=t.id,
+        key=t.key,
+        name=t.name,
+        date=t.day.isoformat(),
+        game=t.game,
+        system=t.system,
+        params=t.params,
+        rounds=t.rounds,
+        deals_per_player=t.deals_per_player,
+        players=[
+            answers.TournamentPlayer(
+                name=p.name, joined_round=p.joined_round, withdrawn_after=p.withdrawn_after
+            )
             for p in t.players
         ],
-        "rounds_drawn": [round_to_json(r) for r in t.round_list],
-        "standings_url": url_for("tournaments.standings", key=t.key, _external=True),
-        "tie_breaks": list(t.tie_breaks),
-        "finished": t.finished,
-        "finished_at": t.finished_at.isoformat() + "Z" if t.finished_at else None,
-    }
+        rounds_drawn=[round_answer(r) for r in t.round_list],
+        standings_url=url_for("tournaments.standings", key=t.key, _external=True),
+        tie_breaks=list(t.tie_breaks),
+        finished=t.finished,
+        finished_at=t.finished_at.isoformat() + "Z" if t.finished_at else None,
+    ).as_json()
 
 
 def round_to_json(r: TournamentRound) -> dict[str, Any]:
-    return {
-        "number": r.number,
-        "seed": r.seed,
-        "closed": r.closed,
-        "byes": r.byes,
-        "tables": [
-            {
-                "number": t.number,
-                "players": t.session.players,
-                "key": t.session.key,
-                "url": url_for("table.table", key=t.session.key, _external=True),
-                "hands": t.session.live_hands,
-                "hands_planned": t.session.hands_planned,
-                "done": t.session.done,
-            }
+    return round_answer(r).as_json()
+
+
+def round_answer(r: TournamentRound) -> answers.Round:
+    return answers.Round(
+        number=r.number,
+        seed=r.seed,
+        closed=r.closed,
+        byes=r.byes,
+        tables=[
+            answers.RoundTable(
+                number=t.number,
+                players=t.session.players,
+                key=t.session.key,
+                url=url_for("table.table", key=t.session.key, _external=True),
+                hands=t.session.live_hands,
+                hands_planned=t.session.hands_planned,
+                done=t.session.done,
+            )
             for t in r.tables
         ],
-    }
+    )
 
 
 def standings_to_json(t: Tournament) -> list[dict[str, Any]]:
     """The standings, one row per player: the total with the director's `adjustment` in
     it, and `final` once the tournament is finished."""
     return [
-        {
-            "place": s.place,
-            "player": s.player,
-            "total": s.total,
-            "adjustment": s.adjustment,
-            "wins_as_declarer": s.wins_as_declarer,
-            "losses_as_declarer": s.losses_as_declarer,
-            "per_round": s.per_round,
-            "last_round": s.last_round,
-            "final": t.finished,
-        }
+        answers.Standing(
+            place=s.place,
+            player=s.player,
+            total=s.total,
+            adjustment=s.adjustment,
+            wins_as_declarer=s.wins_as_declarer,
+            losses_as_declarer=s.losses_as_declarer,
+            per_round=s.per_round,
+            last_round=s.last_round,
+            final=t.finished,
+        ).as_json()
         for s in ops.tournament_standings(t)
     ]
 
 
+AS_ORGANISER = (401, 404)
+"""An organiser's request about a tournament: wrong credentials, or not theirs."""
+
+
 @bp.post("/tournaments")
+@described(
+    "Create a tournament",
+    {201: ("The tournament", answers.Tournament)},
+    body=bodies.NewTournament,
+    refusals=(*WRITES, 401),
+    basic=True,
+)
 @limiter.limit("30 per minute", exempt_when=rate_limits_off)
 def create_tournament():
     who = organiser()
-    data = json_body()
-    raw_day = data.get("date")
+    body = read_body(bodies.NewTournament)
     try:
-        day = date.fromisoformat(raw_day) if isinstance(raw_day, str) else date.today()
+        day = date.fromisoformat(body.date) if body.date is not None else date.today()
     except ValueError:
         raise RuleError.one("date", msg("must be a date like 2026-12-24")) from None
-    players = ops.parse_player_list(data.get("players"))
     tournament = ops.create_tournament(
         who,
-        data.get("name", ""),
+        body.name,
         day,
-        data.get("game"),
-        data.get("system"),
-        data.get("params"),
-        data.get("rounds", 4),
-        players,
-        data.get("deals_per_player", ops.DEFAULT_DEALS),
-        data.get("tie_breaks", list(DEFAULT_TIE_BREAKS)),
+        body.game,
+        body.system,
+        body.params,
+        body.rounds,
+        ops.parse_player_list(body.players),
+        body.deals_per_player,
+        body.tie_breaks if body.tie_breaks is not None else list(DEFAULT_TIE_BREAKS),
     )
     return jsonify(tournament_to_json(tournament)), 201
 
 
 @bp.get("/tournaments")
+@described(
+    "The organiser's tournaments",
+    {200: ("List", [answers.Tournament])},
+    refusals=(401,),
+    basic=True,
+)
 def list_tournaments():
     return jsonify([tournament_to_json(t) for t in ops.tournaments_of(organiser())])
 
 
 @bp.get("/tournaments/<n:tournament_id>")
+@described(
+    "A tournament", {200: ("Tournament", answers.Tournament)}, refusals=AS_ORGANISER, basic=True
+)
 def read_tournament(tournament_id: int):
     return jsonify(tournament_to_json(own(tournament_id)))
 
 
 @bp.post("/tournaments/<n:tournament_id>/players")
+@described(
+    "A late entry",
+    {201: ("The player", answers.NewPlayer)},
+    body=bodies.Player,
+    refusals=(*WRITES, *AS_ORGANISER, 409),
+    basic=True,
+)
 def add_player(tournament_id: int):
     tournament = own(tournament_id)
-    data = json_body()
-    name = data.get("name")
-    if not isinstance(name, str):
-        raise RuleError.one("name", msg("must have 1..%(limit)s characters", limit=40))
-    player = ops.add_player(tournament, name)
-    return jsonify({"name": player.name, "joined_round": player.joined_round}), 201
+    body = read_body(bodies.Player)
+    player = ops.add_player(tournament, body.name)
+    answer = answers.NewPlayer(name=player.name, joined_round=player.joined_round)
+    return jsonify(answer.as_json()), 201
 
 
 @bp.delete("/tournaments/<n:tournament_id>/players/<name>")
+@described(
+    "A withdrawal after the current round",
+    {204: ("Withdrawn", None)},
+    refusals=AS_ORGANISER,
+    basic=True,
+)
 def withdraw_player(tournament_id: int, name: str):
     ops.withdraw_player(own(tournament_id), name)
     return "", 204
 
 
 @bp.post("/tournaments/<n:tournament_id>/rounds")
+@described(
+    "Draw the next round (send `{}` as application/json)",
+    {201: ("The round", answers.Round)},
+    body=bodies.Nothing,
+    refusals=(*WRITES, *AS_ORGANISER, 409),
+    basic=True,
+)
 def draw_round(tournament_id: int):
     round_ = ops.draw_round(own(tournament_id))
     return jsonify(round_to_json(round_)), 201
 
 
 @bp.get("/tournaments/<n:tournament_id>/rounds/<n:number>")
+@described(
+    "A round with its tables", {200: ("Round", answers.Round)}, refusals=AS_ORGANISER, basic=True
+)
 def read_round(tournament_id: int, number: int):
     return jsonify(round_to_json(ops.get_round(own(tournament_id), number)))
 
 
 @bp.post("/tournaments/<n:tournament_id>/rounds/<n:number>/swap")
+@described(
+    "Swap two players before the round starts",
+    {200: ("The round", answers.Round)},
+    body=bodies.Swap,
+    refusals=(*WRITES, *AS_ORGANISER, 409),
+    basic=True,
+)
 def swap(tournament_id: int, number: int):
     round_ = ops.get_round(own(tournament_id), number)
-    data = json_body()
-    a, b = data.get("a"), data.get("b")
-    if not isinstance(a, str) or not isinstance(b, str) or a == b:
+    body = read_body(bodies.Swap)
+    if body.a == body.b:
         raise RuleError.one("a", msg("name two different seated players as 'a' and 'b'"))
-    ops.swap_players(round_, a, b)
+    ops.swap_players(round_, body.a, body.b)
     return jsonify(round_to_json(round_))
 
 
 @bp.post("/tournaments/<n:tournament_id>/rounds/<n:number>/close")
+@described(
+    "Close a round (send `{}` as application/json)",
+    {200: ("The round", answers.Round)},
+    body=bodies.Nothing,
+    refusals=(*WRITES, *AS_ORGANISER, 409),
+    basic=True,
+)
 def close_round(tournament_id: int, number: int):
     round_ = ops.get_round(own(tournament_id), number)
     ops.close_round(round_)
@@ -202,6 +261,7 @@ def close_round(tournament_id: int, number: int):
 
 
 @bp.get("/tournaments/<n:tournament_id>/standings")
+@described("Standings", {200: ("Standings", [answers.Standing])}, refusals=AS_ORGANISER, basic=True)
 def standings(tournament_id: int):
     return jsonify(standings_to_json(own(tournament_id)))
 
@@ -211,6 +271,11 @@ PUBLIC_STANDINGS = RecentPages(max_age=0.5)
 
 
 @bp.get("/standings/<tournament_key>")
+@described(
+    "Public standings of a tournament",
+    {200: ("Standings", [answers.Standing]), 304: ("Not changed since If-None-Match", None)},
+    refusals=(404,),
+)
 def public_standings(tournament_key: str):
     """A projector that asks with If-None-Match gets 304 while nothing changed."""
     tournament: Tournament | None = None

@@ -32,6 +32,8 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers.response import Response as BaseResponse
 
+from scorer.api import answers
+from scorer.api.contract import WRITES, described
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
 from scorer.api.sessions import serve_sessions_by_key, session_to_json
@@ -81,6 +83,7 @@ def rule_error(exc: RuleError):
 
 
 @bp.get("/api/v1/sessions/<key>/export.csv")
+@described("The evening as CSV", {200: ("CSV", None)}, refusals=(404, 429))
 def export_csv():
     """The spreadsheet in the reader's language (`file_language`): semicolons and decimal
     commas as a German spreadsheet opens it, commas and decimal points in English; the byte
@@ -152,6 +155,7 @@ def csv_response(rows, disposition: str, lang: str = "de") -> Response:
 
 
 @bp.get("/api/v1/sessions/<key>/export.json")
+@described("The evening as JSON", {200: ("JSON", None)}, refusals=(404, 429))
 def export_json():
     session = g.session
     document = session_to_export(
@@ -187,6 +191,12 @@ def _import(raw: bytes) -> TableSession:
 
 
 @bp.post("/api/v1/sessions/import")
+@described(
+    "Import a JSON export as a new table",
+    {201: ("The session", answers.Session)},
+    body=dict,
+    refusals=(*WRITES, 409),
+)
 @IMPORTS
 def import_session():
     raw = body_bytes()
@@ -300,6 +310,7 @@ def import_errors(exc: RuleError) -> list[str]:
 
 
 @bp.get("/api/v1/sessions/<key>/export.pdf")
+@described("The evening as PDF", {200: ("PDF", None)}, refusals=(404, 429))
 @PDFS
 def export_pdf():
     """The score sheet in the reader's language: shown in the browser's PDF viewer,

@@ -60,6 +60,8 @@ from scorer.store.models import (
 )
 from scorer.store.table_rows import lock_round
 
+DEFAULT_ROUNDS = 4
+"""A tournament plays this many rounds unless its organiser says otherwise."""
 DEFAULT_DEALS = 4
 """Each player deals this often per round: 16 hands at a table of four (the dealer sits
 out, so everyone plays 12), 12 at a table of three (everyone plays all 12)."""

@@ -26,7 +26,7 @@ from scorer.domain.limits import (
 from scorer.domain.registry import Game, System
 from scorer.domain.tournament import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scorer.reports.tournament_pdf import TIE_BREAK_NAMES
-from scorer.services.tournaments import DEFAULT_DEALS
+from scorer.services.tournaments import DEFAULT_DEALS, DEFAULT_ROUNDS
 from scorer.table.forms import WholeNumberField, with_params
 
 TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]
@@ -49,7 +49,7 @@ class TournamentForm(FlaskForm):
     rounds = WholeNumberField(
         _l("Rounds"),
         [InputRequired(), NumberRange(1, MAX_TOURNAMENT_ROUNDS)],
-        default=4,
+        default=DEFAULT_ROUNDS,
         render_kw={"inputmode": "numeric"},
     )
     deals = WholeNumberField(

@@ -1,0 +1,337 @@
+"""What the API's requests send: each body's model (see `scorer.api.contract`), with the
+message each field is refused with."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, StringConstraints, WithJsonSchema
+
+from scorer.api.contract import Body, Refusal, Said
+from scorer.domain.limits import (
+    MAX_ADJUSTMENT_POINTS,
+    MAX_ADJUSTMENT_REASON,
+    MAX_BONUSES,
+    MAX_DEALS_PER_PLAYER,
+    MAX_GROUP_MEMBERS,
+    MAX_GROUP_NAME,
+    MAX_ID,
+    MAX_PLAYER_NAME,
+    MAX_SEATS,
+    MAX_TABLE_NAME,
+    MAX_TOURNAMENT_NAME,
+    MAX_TOURNAMENT_PLAYERS,
+    MAX_TOURNAMENT_ROUNDS,
+)
+from scorer.domain.message import Msg, msg, one_of
+from scorer.domain.scoring import SUIT_NAMES
+from scorer.domain.tournament import TIE_BREAKS
+from scorer.services.tournaments import DEFAULT_DEALS, DEFAULT_ROUNDS
+
+# --- the kinds of value -------------------------------------------------------------------
+
+
+def Filled(limit: int) -> StringConstraints:  # noqa: N802 (reads as a type)
+    """Text with something in it (not only spaces), at most `limit` characters."""
+    return StringConstraints(pattern=r"\S", max_length=limit)
+
+
+def Name(limit: int) -> WithJsonSchema:  # noqa: N802
+    """A name as the services take it (`names.clean_name`: spaces folded, then 1..`limit`
+    characters, nothing invisible): its length is checked there, after the folding."""
+    return WithJsonSchema({"type": "string", "maxLength": limit})
+
+
+AnyObject = dict[str, Any]
+TRUE_OR_FALSE = Refusal(msg("must be true or false"))
+NAMES = msg("must be a list of names")
+
+
+def _game_total(context: Mapping[str, Any]) -> Msg:
+    return msg("must be a whole number 0..%(maximum)s", maximum=context["game"].total)
+
+
+def _contracts(context: Mapping[str, Any]) -> Msg:
+    return one_of(context["game"].contracts.values())
+
+
+# --- a hand ----------------------------------------------------------------------------------
+
+
+class Bonus(Body, extra="forbid"):
+    """A Tapp Tarock or Strohmandeln bonus as entered."""
+
+    unknown: ClassVar[Said] = lambda context: msg(  # noqa: E731
+        "unknown bonus fields: %(fields)s", fields=context["fields"]
+    )
+    unknown_under: ClassVar[str | None] = "bonuses"
+
+    id: Annotated[
+        str,
+        Filled(MAX_ID),
+        Refusal(msg("each bonus is an object with an 'id'"), field="bonuses"),
+    ]
+    side: Annotated[
+        Literal["declarer", "defenders"],
+        Refusal(msg("a bonus's side is 'declarer' or 'defenders'"), field="bonuses"),
+    ] = "declarer"
+    announced: Annotated[
+        bool, Refusal(msg("'announced' and 'made' are true or false"), field="bonuses")
+    ] = False
+    made: Annotated[
+        bool, Refusal(msg("'announced' and 'made' are true or false"), field="bonuses")
+    ] = True
+
+
+BONUS_ITEM = Refusal(msg("each bonus is an object with an 'id'"))
+
+
+class Hand(Body, extra="forbid"):
+    """The facts of a hand (API.md, "Hands"): who declared what, and the card points. The
+    game's own choices (its contracts, bids, points, doublings) are checked when it is
+    scored; the messages name them (`context["game"]`)."""
+
+    declarer: Annotated[str, Filled(MAX_PLAYER_NAME), Refusal(msg("name the declarer"))]
+    contract: Annotated[str, Filled(MAX_ID), Refusal(_contracts)]
+    trump: Annotated[str | None, Filled(MAX_ID), Refusal(one_of(SUIT_NAMES.values()))] = None
+    bid: Annotated[
+        int | Literal["durch"] | None, Refusal(msg("must be 61..116 in steps of 5 or 'durch'"))
+    ] = None
+    points: Annotated[int | None, Refusal(_game_total)] = None
+    defender_points: Annotated[int | None, Refusal(_game_total)] = None
+    all_tricks: Annotated[bool | None, TRUE_OR_FALSE] = None
+    no_tricks: Annotated[bool | None, TRUE_OR_FALSE] = None
+    doublings: Annotated[
+        int | None, Field(ge=0, le=5), Refusal(msg("must be a whole number 0..5"))
+    ] = None
+    bonuses: Annotated[
+        list[Bonus] | None,
+        Field(max_length=MAX_BONUSES),
+        Refusal(
+            BONUS_ITEM.message,
+            by_type={
+                "list_type": msg("must be a list of at most %(count)s bonuses", count=MAX_BONUSES),
+                "too_long": msg("must be a list of at most %(count)s bonuses", count=MAX_BONUSES),
+            },
+        ),
+    ] = None
+    dealer: Annotated[
+        str | None, Filled(MAX_PLAYER_NAME), Refusal(msg("must be a player's name"))
+    ] = None
+
+
+class NewHand(Hand):
+    """A hand to record, and the number the device showed for it."""
+
+    number: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            description="The number the device showed for the hand it enters: 409 "
+            "hand_exists when that hand is stored already, 422 beyond the next.",
+        ),
+        Refusal(lambda context: msg("the next hand is number %(number)s", **context)),
+    ] = None
+
+
+class HandEdit(Hand):
+    """A corrected hand, and the version it was read at."""
+
+    version: Annotated[int, Refusal(msg("the version the hand was read at is needed"))]
+
+
+# --- tables and scoring ----------------------------------------------------------------------
+
+
+GAME = Refusal(msg("unknown game; see GET /api/v1/games"))
+SYSTEM = Refusal(msg("unknown payment system"))
+PARAMS = Refusal(msg("must be an object of parameter names and values"))
+
+
+class NewSession(Body):
+    """A table to open."""
+
+    name: Annotated[str, Name(MAX_TABLE_NAME), Refusal(msg("must be text"))] = ""
+    game: Annotated[str, GAME]
+    system: Annotated[str, SYSTEM]
+    params: Annotated[AnyObject | None, PARAMS] = None
+    players: Annotated[
+        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
+        Field(max_length=MAX_SEATS),
+        Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
+    ]
+    first_dealer: Annotated[str | None, Refusal(msg("must be one of the players"))] = None
+
+
+class ScoreRequest(Body):
+    """One hand to score without storing it."""
+
+    game: Annotated[str, GAME]
+    system: Annotated[str, SYSTEM]
+    params: Annotated[AnyObject | None, PARAMS] = None
+    players: Annotated[
+        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
+        Field(max_length=MAX_SEATS),
+        Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
+    ]
+    pot_cents: Annotated[
+        int | None, Field(ge=0), Refusal(msg("must be a whole number of cents ≥ 0, or null"))
+    ] = None
+    hand: Annotated[Hand, Refusal(msg("must be an object"))]
+
+
+# --- tournaments -----------------------------------------------------------------------------
+
+
+def _whole_between(low: int, high: int) -> Refusal:
+    return Refusal(msg("must be a whole number %(low)s..%(high)s", low=low, high=high))
+
+
+class NewTournament(Body):
+    """A tournament to create: its players one per line, or as a list."""
+
+    name: Annotated[str, Name(MAX_TOURNAMENT_NAME), Refusal(msg("must be text"))] = ""
+    date: Annotated[
+        str | None,
+        WithJsonSchema({"type": "string", "format": "date"}),
+        Refusal(msg("must be a date like 2026-12-24")),
+    ] = None
+    game: Annotated[str, GAME]
+    system: Annotated[str, SYSTEM]
+    params: Annotated[AnyObject | None, PARAMS] = None
+    rounds: Annotated[
+        int, Field(ge=1, le=MAX_TOURNAMENT_ROUNDS), _whole_between(1, MAX_TOURNAMENT_ROUNDS)
+    ] = DEFAULT_ROUNDS
+    deals_per_player: Annotated[
+        int, Field(ge=1, le=MAX_DEALS_PER_PLAYER), _whole_between(1, MAX_DEALS_PER_PLAYER)
+    ] = DEFAULT_DEALS
+    players: Annotated[
+        list[Annotated[str, Name(MAX_PLAYER_NAME)]] | str,
+        Field(description=f"3..{MAX_TOURNAMENT_PLAYERS} names, or one per line"),
+        Refusal(NAMES),
+    ]
+    tie_breaks: Annotated[
+        list[str] | None,
+        WithJsonSchema(
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": list(TIE_BREAKS)},
+                "uniqueItems": True,
+            }
+        ),
+        Refusal(msg("must be a list of tie-breaks")),
+    ] = None
+
+
+class Player(Body):
+    """A late entry."""
+
+    name: Annotated[
+        str,
+        Name(MAX_PLAYER_NAME),
+        Refusal(msg("must have 1..%(limit)s characters", limit=MAX_PLAYER_NAME)),
+    ]
+
+
+class Swap(Body):
+    """Two seated players to swap before the round starts."""
+
+    a: Annotated[str, Refusal(msg("name two different seated players as 'a' and 'b'"))]
+    b: Annotated[str, Refusal(msg("name two different seated players as 'a' and 'b'"), field="a")]
+
+
+class NewAdjustment(Body):
+    """A director's points for or against a player, with the reason."""
+
+    player: Annotated[
+        str, Name(MAX_PLAYER_NAME), Refusal(msg("must be a player of this tournament"))
+    ]
+    points: Annotated[
+        int,
+        Field(
+            ge=-MAX_ADJUSTMENT_POINTS,
+            le=MAX_ADJUSTMENT_POINTS,
+            json_schema_extra={"not": {"const": 0}},
+        ),
+        Refusal(
+            msg(
+                "must be a whole number of points other than 0, at most %(limit)s either way",
+                limit=MAX_ADJUSTMENT_POINTS,
+            )
+        ),
+    ]
+    reason: Annotated[
+        str,
+        Name(MAX_ADJUSTMENT_REASON),
+        Refusal(msg("must be text")),
+    ]
+
+
+class Nothing(Body):
+    """An action without anything to say: send `{}` (anything in it is ignored)."""
+
+
+# --- Stammtisch groups -----------------------------------------------------------------------
+
+
+class NewGroup(Body):
+    """A Stammtisch group to found; its key is the permission."""
+
+    name: Annotated[str, Name(MAX_GROUP_NAME), Refusal(msg("must be text"))] = ""
+    game: Annotated[str, GAME]
+    system: Annotated[str, SYSTEM]
+    params: Annotated[AnyObject | None, PARAMS] = None
+    members: Annotated[
+        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
+        Field(max_length=MAX_GROUP_MEMBERS),
+        Refusal(
+            NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_GROUP_MEMBERS)}
+        ),
+    ] = []
+    carry_pot: Annotated[bool, TRUE_OR_FALSE] = True
+    settle: Annotated[
+        Literal["each_evening", "collected"], Refusal(msg("must be 'each_evening' or 'collected'"))
+    ] = "each_evening"
+    share_by: Annotated[
+        Literal["equal", "evenings"], Refusal(msg("must be 'equal' or 'evenings'"))
+    ] = "equal"
+
+
+class Members(Body):
+    """Members to add."""
+
+    members: Annotated[
+        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
+        Field(max_length=MAX_GROUP_MEMBERS),
+        Refusal(
+            NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_GROUP_MEMBERS)}
+        ),
+    ]
+
+
+class MemberChange(Body):
+    """A member's new name, and/or `coming`: false for one who stopped coming."""
+
+    name: Annotated[str, Name(MAX_PLAYER_NAME), Refusal(NAMES)] = ""
+    coming: Annotated[bool, TRUE_OR_FALSE] = True
+
+
+class GroupRules(Body):
+    """The rules and amounts of the group's next evenings (the game stays)."""
+
+    system: Annotated[str | None, SYSTEM] = None
+    params: Annotated[AnyObject | None, PARAMS] = None
+
+
+class NewEvening(Body):
+    """An evening of the group: who plays, who deals first, its name and its own amounts."""
+
+    players: Annotated[
+        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
+        Field(max_length=MAX_SEATS),
+        Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
+    ]
+    first_dealer: Annotated[str | None, Refusal(msg("must be text"))] = None
+    name: Annotated[str | None, Name(MAX_TABLE_NAME), Refusal(msg("must be text"))] = None
+    params: Annotated[AnyObject | None, Refusal(msg("must be an object"))] = None
