@@ -16,13 +16,15 @@ out compressed or not (`scorer.extensions.compress` leaves a weak ETag as it is)
 from __future__ import annotations
 
 import gzip
+import logging
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from flask import Response, current_app, has_request_context, request
+from flask import Response, copy_current_request_context, current_app, has_request_context, request
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
@@ -86,11 +88,20 @@ class RecentPages:
     whatever came in meanwhile, without a read of the database, so a hundred spectators and
     fifty tablets cost a look every `max_age` seconds per server process and a render only
     when something changed. The page keeps the ETag it was rendered at: the reader's next
-    ask after that gets the newer one."""
+    ask after that gets the newer one.
+
+    Past `max_age` (up to `STALE_FACTOR` times it) the kept page is still given while one
+    refresher thread looks and renders anew (`recent_page`): no reader waits for a render,
+    and a process renders a page at most once at a time."""
+
+    STALE_FACTOR = 4
+    """A page older than `max_age` is given while it is refreshed, up to this many times
+    `max_age` old (2 s for the standings); older, the reader waits for the new one."""
 
     def __init__(self, max_age: float, size: int = 256):
         self.max_age, self.size = max_age, size
         self._pages: OrderedDict[str, KeptPage] = OrderedDict()
+        self._refreshing: set[str] = set()
         self._lock = threading.Lock()
 
     def young(self, name: str) -> KeptPage | None:
@@ -100,6 +111,30 @@ class RecentPages:
         if kept is not None and time.monotonic() - kept.checked < self.max_age:
             return kept
         return None
+
+    def stale(self, name: str) -> KeptPage | None:
+        """The page kept under `name` if it may be given while it is refreshed."""
+        with self._lock:
+            kept = self._pages.get(name)
+        if kept is not None and time.monotonic() - kept.checked < self.max_age * self.STALE_FACTOR:
+            return kept
+        return None
+
+    def claim(self, name: str) -> bool:
+        """Whether the caller is the one to refresh `name` (nobody else is doing it)."""
+        with self._lock:
+            if name in self._refreshing:
+                return False
+            self._refreshing.add(name)
+            return True
+
+    def release(self, name: str, forget: bool = False) -> None:
+        """The refresh of `name` is over; `forget` drops its page (it could not be looked
+        up: the next reader asks afresh and is told why)."""
+        with self._lock:
+            self._refreshing.discard(name)
+            if forget:
+                self._pages.pop(name, None)
 
     def page(
         self, name: str, etag: str, render: Callable[[], str], mimetype: str = "text/html"
@@ -123,6 +158,13 @@ class RecentPages:
         return page
 
 
+REFRESHERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="haferl-refresh")
+"""The threads that refresh kept pages while their readers are given the last one (at most
+two renders at once per process: they share the CPU with the requests)."""
+
+log = logging.getLogger(__name__)
+
+
 def recent_page(
     pages: RecentPages,
     name: str,
@@ -132,10 +174,13 @@ def recent_page(
 ) -> Response:
     """`conditional` for a page kept in `pages`. `look()` reads what the page shows now and
     gives its ETag (or aborts, e.g. 404); it runs only when the kept page is older than
-    `max_age`. `render(etag)` renders the page at that version. A reader who has the
+    `max_age`: in a refresher thread while the kept page may still be given (`stale`), else
+    in the request. `render(etag)` renders the page at that version. A reader who has the
     version that would be given gets `304`; a reader who accepts gzip gets the bytes
     compressed once for all."""
     kept = pages.young(name)
+    if kept is None and (kept := pages.stale(name)) is not None and pages.claim(name):
+        REFRESHERS.submit(_refresher(pages, name, look, render, mimetype))
     if kept is None:
         etag = look()
         if has_version(etag):
@@ -152,6 +197,31 @@ def recent_page(
     response.set_etag(kept.etag, weak=True)
     response.vary.add("Cookie")
     return response
+
+
+def _refresher(
+    pages: RecentPages,
+    name: str,
+    look: Callable[[], str],
+    render: Callable[[str], str],
+    mimetype: str,
+) -> Callable[[], None]:
+    """What a refresher thread does for the reader who found the page old: look and render
+    as that reader (a copy of its request: its language, its account), keep the page."""
+
+    @copy_current_request_context
+    def refresh() -> None:
+        forget = False
+        try:
+            etag = look()
+            pages.page(name, etag, lambda: render(etag), mimetype)
+        except Exception:  # a 404 now, or a database gone away: the next reader asks itself
+            forget = True
+            log.info("refreshing %s failed; the next reader looks afresh", name, exc_info=True)
+        finally:
+            pages.release(name, forget)
+
+    return refresh
 
 
 def not_modified(etag: str) -> Response:
