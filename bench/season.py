@@ -19,13 +19,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
-from scorer.domain.money import format_euros  # noqa: E402
+from scorer.i18n.formats import money  # noqa: E402
 from scorer.store.database import db
 
 API = "/api/v1"
 MEMBERS = ["Anton", "Berta", "Charlotte", "Dieter", "Emil", "Franzi"]
 EVENINGS = 10
 HANDS = 12
+
+
+def german_euros(cents: int, signed: bool = False) -> str:
+    return money(cents, signed, "de_DE")
 
 
 def conservation(client, key: str) -> int:
@@ -110,10 +114,10 @@ def main() -> None:
             client.post(f"{API}/sessions/{session['key']}/close")
             left = client.get(f"{API}/groups/{key}").get_json()["pot_cents"]
             checks.append(conservation(client, key))
-            opening = format_euros(carried) if carried else "stakes 2,00 €"
+            opening = german_euros(carried) if carried else "stakes 2,00 €"
             print(
                 f"{number:2d}  {', '.join(players):32s} {opening:>12s} "
-                f"{format_euros(left):>16s}  {checks[-1]:+d}"
+                f"{german_euros(left):>16s}  {checks[-1]:+d}"
             )
 
         print()
@@ -122,7 +126,7 @@ def main() -> None:
             print(
                 f"  {line['place']}. {line['player']:10s} {line['evenings']:2d} evenings "
                 f"{line['hands']:3d} hands {line['declared']:3d} declared {line['won']:3d} won "
-                f"{format_euros(line['net_cents'], signed=True):>10s}"
+                f"{german_euros(line['net_cents'], signed=True):>10s}"
             )
 
         collected = client.get(f"{API}/groups/{key}/settlement").get_json()
@@ -131,7 +135,7 @@ def main() -> None:
         for transfer in collected["transfers"]:
             payer = "the Haferl" if transfer["from"] == "pot" else transfer["from"]
             payee = "the Haferl" if transfer["to"] == "pot" else transfer["to"]
-            print(f"  {payer} pays {payee} {format_euros(transfer['cents'])}")
+            print(f"  {payer} pays {payee} {german_euros(transfer['cents'])}")
         parties = sum(1 for cents in collected["balances"].values() if cents)
         print(f"  {len(collected['transfers'])} transfers for {parties} parties")
         client.post(f"{API}/groups/{key}/settlement/close")
@@ -141,8 +145,8 @@ def main() -> None:
         shares = client.post(f"{API}/groups/{key}/season/close").get_json()["shares"]
         checks.append(conservation(client, key))
         print()
-        print(f"season closed: the Haferl of {format_euros(pot)} shared out equally:")
-        print("  " + ", ".join(f"{p} {format_euros(c)}" for p, c in shares.items()))
+        print(f"season closed: the Haferl of {german_euros(pot)} shared out equally:")
+        print("  " + ", ".join(f"{p} {german_euros(c)}" for p, c in shares.items()))
         print()
         print(
             f"conservation checked {len(checks)} times: "

@@ -18,9 +18,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
-from scorer import i18n, security
+from scorer import security
 from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.extensions import compress, csrf, limiter, login_manager, migrate
+from scorer.i18n import reader as i18n_reader
+from scorer.reports.desk import Desk
 from scorer.store import backups
 from scorer.store.connections import ping_after_idle
 from scorer.store.database import db
@@ -99,7 +101,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     compress.init_app(app)
     security.init_app(app)
-    i18n.init_app(app)
+    i18n_reader.init_app(app)
+    app.extensions["desk"] = Desk(
+        templates=PROJECT_ROOT / "templates",
+        static=PROJECT_ROOT / "static",
+        cache=Path(app.config["PDF_CACHE"]),
+    )
 
     from scorer import (
         api,

@@ -1,4 +1,6 @@
-"""The Flask extensions, unbound; `create_app` binds them."""
+"""The Flask extensions, unbound; `create_app` binds them. And the app's `desk`."""
+
+from typing import cast
 
 from flask import current_app
 from flask_compress import Compress
@@ -7,6 +9,8 @@ from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
+
+from scorer.reports.desk import Desk
 
 migrate = Migrate()
 csrf = CSRFProtect()
@@ -44,3 +48,8 @@ def rate_limits_off() -> bool:
     """Per app: `RATE_LIMITS = False` (tests) exempts its requests. Flask-Limiter's own
     switch lives on the shared Limiter object, so a second app would flip it for all."""
     return not current_app.config.get("RATE_LIMITS", True)
+
+
+def desk() -> Desk:
+    """Where this app makes its papers (templates, static files, the PDF cache)."""
+    return cast(Desk, current_app.extensions["desk"])

@@ -28,7 +28,7 @@ from flask import Response, copy_current_request_context, current_app, has_reque
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
-from scorer.i18n import language
+from scorer.i18n.reader import language
 
 POLL_HEADER = "X-Haferl-Live"
 """Sent by haferl.js when it asks whether a page changed (never by a person's browser)."""

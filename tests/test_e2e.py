@@ -17,11 +17,11 @@ from werkzeug.serving import make_server
 
 from scorer.domain import Hand
 from scorer.domain.ledger import Ledger, final_balances
-from scorer.domain.money import format_euros
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
 from tests.conftest import dispose, make_app
 from tests.servers import CHROMIUM, CHROMIUM_ARGS
+from tests.test_pdf import german_euros
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -200,11 +200,11 @@ def test_an_evening_on_a_tablet(page):
     expected = settle(balances)
     assert expected
     for t in expected:
-        assert f"{t.payer} zahlt {t.payee} {format_euros(t.cents)}" in shown
+        assert f"{t.payer} zahlt {t.payee} {german_euros(t.cents)}" in shown
     assert len(shown.strip().splitlines()) == len(expected)
     final = page.inner_text("ul.final")
     for name in players:
-        assert re.search(rf"{name}\s+{re.escape(format_euros(balances[name], True))}", final)
+        assert re.search(rf"{name}\s+{re.escape(german_euros(balances[name], True))}", final)
 
     # The start page lists the table from this device's storage; no cookie holds its key.
     key = re.search(r"/t/([A-Za-z0-9_-]+)", page.url).group(1)

@@ -13,8 +13,8 @@ import pytest
 from pypdf import PdfReader
 
 from scorer.domain import Hand
-from scorer.domain.money import format_euros
 from scorer.domain.scoring import BIDS, SUITS
+from scorer.i18n.formats import money
 from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
 from scorer.reports.pdf import render_pdf, sheet_context
 from scorer.reports.weasy import StaticFetcher
@@ -24,6 +24,11 @@ from scorer.store.database import db
 SVG = "{http://www.w3.org/2000/svg}"
 BAER = "<b>Bär & Co</b>"
 FOUR = ["Anton", BAER, "Charlotte", "Dieter"]
+
+
+def german_euros(cents: int, signed: bool = False) -> str:
+    """Euros as a German page and sheet write them: '1.234,50 €', '−1,20 €'."""
+    return money(cents, signed, "de_DE")
 
 
 def play(session, rng: random.Random, hands: int, contracts=("frage", "hand")) -> None:
@@ -84,7 +89,7 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
         tables.void_hand(session, voided.number, voided.version)
         db.session.commit()
 
-        pdf = render_pdf(session)
+        pdf = render_pdf(session, "de", app.extensions["desk"])
         pages, text = pdf_text(pdf)
         settled = table_ledger.settlement(session)
 
@@ -101,15 +106,15 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
     assert settled.transfers
     flat = " ".join(text.split())
     for t in settled.transfers:
-        assert f"{t.payer} zahlt {t.payee} {format_euros(t.cents)}" in flat
+        assert f"{t.payer} zahlt {t.payee} {german_euros(t.cents)}" in flat
     for name, cents in settled.balances.items():
-        assert f"{name} " in flat and format_euros(cents, signed=True) in flat
+        assert f"{name} " in flat and german_euros(cents, signed=True) in flat
 
 
 def test_every_page_carries_the_running_total_to_the_next(app):
     with app.app_context():
         session = evening(hands=130)
-        pages, text = pdf_text(render_pdf(session))
+        pages, text = pdf_text(render_pdf(session, "de", app.extensions["desk"]))
         state = session.state
 
     # Each page of hands is one table that closes with a subtotal, and the next page opens
@@ -124,8 +129,8 @@ def test_every_page_carries_the_running_total_to_the_next(app):
         assert carries[n + 1].groups() == subtotals[n].groups()
     assert "Summe nach Spiel 130" in pages[len(closed)]
     total = re.search(r"Summe nach Spiel 130 (.*)", text).group(1).split()
-    expected = [format_euros(state["balances"][p], signed=True)[:-2] for p in FOUR]
-    assert total == [*expected, format_euros(state["pot"])[:-2]]
+    expected = [german_euros(state["balances"][p], signed=True)[:-2] for p in FOUR]
+    assert total == [*expected, german_euros(state["pot"])[:-2]]
     assert set(range(1, 131)) <= hand_numbers(text)
 
 
@@ -137,7 +142,8 @@ def test_three_players_and_a_pocket_system_render(app):
         )
         play(pocket, random.Random(3), 15, contracts=("frage", "hand", "bettel"))
         db.session.commit()
-        texts = [pdf_text(render_pdf(s))[1] for s in (three, pocket)]
+        desk = app.extensions["desk"]
+        texts = [pdf_text(render_pdf(s, "de", desk))[1] for s in (three, pocket)]
 
     assert all("Seite 1 von 1" in t for t in texts)
     assert "Charlotte" in texts[0] and "Haferl leer" not in texts[1]
@@ -153,7 +159,7 @@ def test_a_tournament_table_shows_points_and_no_transfers(app):
         )
         play(session, random.Random(5), 20)
         db.session.commit()
-        text = pdf_text(render_pdf(session))[1]
+        text = pdf_text(render_pdf(session, "de", app.extensions["desk"]))[1]
         balances = session.state["balances"]
     assert "Punkte" in text and "€" not in text and "zahlt" not in text
     for name in FOUR:
@@ -164,7 +170,7 @@ def test_a_tournament_table_shows_points_and_no_transfers(app):
 def test_an_empty_evening_renders(app):
     with app.app_context():
         session = evening(hands=0)
-        pages, text = pdf_text(render_pdf(session))
+        pages, text = pdf_text(render_pdf(session, "de", app.extensions["desk"]))
     assert len(pages) == 1
     assert "Noch kein Spiel eingetragen." in text and "Niemand muss zahlen." in text
 
@@ -307,7 +313,7 @@ def test_the_sheets_pot_column_is_the_ledgers_pot_refills_included(app):
     with app.app_context():
         session = evening(stake_cents=20)
         records = {r.number: r for r in table_ledger.hands_of(session)}
-        context = sheet_context(session)
+        context = sheet_context(session, "de")
     keys = [c.key for c in context["columns"]]
     nr, pot = keys.index("nr"), keys.index("pot")
     lines = [
@@ -331,7 +337,7 @@ def test_the_sheets_pot_column_is_the_ledgers_pot_refills_included(app):
             expected = opened.pot_after - opened.net["pot"]
         else:
             continue
-        assert amount == format_euros(expected, signed=False).removesuffix(" €"), text
+        assert amount == german_euros(expected, signed=False).removesuffix(" €"), text
     assert refills
 
 

@@ -7,9 +7,9 @@ import json
 import re
 from html import unescape as html_unescape
 
-from scorer.domain.money import format_euros
 from scorer.store.database import db
 from tests.conftest import PostedFields
+from tests.test_pdf import german_euros
 from tests.test_web import PLAYERS, new_table, table_url
 
 FRAGE = {"contract": "frage", "points": "70", "points_of": "declarer"}
@@ -176,7 +176,7 @@ def test_a_closed_evening_shows_the_settle_up_and_can_be_reopened(client):
     final = client.get(f"/api/v1/sessions/{key}/settlement").get_json()["balances"]
     for name in PLAYERS:
         cents = final[name]
-        shown = format_euros(cents, True)
+        shown = german_euros(cents, True)
         assert re.search(
             rf"<bdi>{name}</bdi></span>\s*<span class=\"money[^\"]*\">{re.escape(shown)}", html
         ), name

@@ -15,8 +15,8 @@ from scorer.domain.facts import parse_hand, parse_players
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.extensions import csrf
-from scorer.i18n import LANGUAGES, language
 from scorer.i18n.catalogue import say
+from scorer.i18n.reader import LANGUAGES, language
 
 csrf.exempt(bp)
 

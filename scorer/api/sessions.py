@@ -19,8 +19,8 @@ from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES
-from scorer.i18n import language
 from scorer.i18n.catalogue import Speaker, say_error
+from scorer.i18n.reader import language
 from scorer.live import conditional
 from scorer.services import groups, table_ledger, tables
 from scorer.services.table_ledger import HAND_COLUMNS

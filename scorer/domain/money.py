@@ -28,15 +28,3 @@ def round_cents(amount: Fraction | int, rounding: Rounding = "none") -> int:
 
 class Cents(int):
     """An amount of money to be shown: the reader's locale writes it in euros."""
-
-
-def format_euros(cents: int, signed: bool = False) -> str:
-    """German format: 120 → '1,20 €'; with `signed`, '+1,20 €' / '−1,20 €' / '0,00 €'."""
-    sign = ""
-    if cents < 0:
-        sign = "−"
-    elif signed and cents > 0:
-        sign = "+"
-    euros, rest = divmod(abs(cents), 100)
-    whole = f"{euros:,}".replace(",", ".")
-    return f"{sign}{whole},{rest:02d} €"

@@ -42,7 +42,7 @@ from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.domain.message import msg
 from scorer.domain.registry import Game
 from scorer.exports.blueprint import bp
-from scorer.extensions import IMPORTS, PDFS, csrf
+from scorer.extensions import IMPORTS, PDFS, csrf, desk
 from scorer.formats.archive import (
     GROUP_FORMAT,
     TOURNAMENT_FORMAT,
@@ -57,7 +57,7 @@ from scorer.formats.evening import (
     session_to_export,
 )
 from scorer.i18n.catalogue import say, say_error
-from scorer.reports.paper import file_language, in_language
+from scorer.i18n.reader import file_language, saying
 from scorer.reports.pdf import score_sheet
 from scorer.reports.spreadsheet import csv_rows
 from scorer.services import archives, table_ledger, tables
@@ -144,7 +144,7 @@ def csv_response(rows, disposition: str, lang: str = "de") -> Response:
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=SEPARATORS.get(lang, ";"), lineterminator="\r\n")
     rows = iter(rows)
-    with in_language(lang):
+    with saying(lang):
         writer.writerow([str(COLUMN_TITLES.get(column, column)) for column in next(rows)])
         writer.writerows(rows)
     return Response(
@@ -317,7 +317,7 @@ def export_pdf():
     printable from there."""
     session = g.session
     return Response(
-        score_sheet(session),
+        score_sheet(session, file_language(), desk()),
         mimetype="application/pdf",
         headers={
             "Content-Disposition": _attachment(session, "pdf").replace("attachment", "inline")

@@ -1,7 +1,8 @@
 """The engine's messages in the reader's language: one gettext catalogue per language.
 
-`say` turns a domain `Msg` (or its stored JSON) into text through Flask-Babel; nested
-messages in its parameters are said first, numbers are written the locale's way.
+`say` turns a domain `Msg` (or its stored JSON) into text in the current language
+(`scorer.i18n.words`); nested messages in its parameters are said first, numbers are
+written the locale's way. No Flask: a printed paper says its messages the same way.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from babel.numbers import format_decimal
-from flask_babel import get_locale, get_translations
 
 from scorer.domain.message import Msg
 from scorer.domain.model import RuleError
 from scorer.domain.money import Cents
 from scorer.domain.scoring import POT_SHORT
+from scorer.i18n import words
 from scorer.i18n.formats import money
 
 
@@ -32,8 +33,9 @@ class Speaker:
     a JSON document of 2,000 hands says thousands of lines)."""
 
     def __init__(self) -> None:
-        self.translations = get_translations()
-        self.locale = str(get_locale())
+        said = words.current()
+        self.translations = said.translations
+        self.locale = said.locale
 
     def say(self, message: Msg | Mapping[str, Any] | str | int | Decimal | Fraction) -> str:
         if isinstance(message, str):

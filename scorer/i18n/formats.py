@@ -10,8 +10,9 @@ from functools import lru_cache
 
 from babel.numbers import format_currency
 from babel.numbers import format_decimal as babel_format_decimal
-from flask_babel import get_locale
-from flask_babel import gettext as _
+
+from scorer.i18n import words
+from scorer.i18n.words import gettext as _
 
 
 def sign(value: int, signed: bool = True) -> str:
@@ -23,7 +24,7 @@ def sign(value: int, signed: bool = True) -> str:
 def euros(cents: int, signed: bool = False) -> str:
     """Money the reader's way: 1,20 € / €1.20; `signed` adds + to a gain. A loss always
     carries a true minus sign."""
-    return money(int(cents or 0), signed, str(get_locale()))
+    return money(int(cents or 0), signed, words.current().locale)
 
 
 @lru_cache(maxsize=4096)
@@ -40,7 +41,9 @@ def sheet_amount(cents: int, signed: bool = True, zero: bool = False) -> str:
     asks for '0,00'."""
     if cents == 0 and not zero:
         return "–"
-    return sign(cents, signed) + plain_amount(abs(cents), SHEET_LOCALE.get() or str(get_locale()))
+    return sign(cents, signed) + plain_amount(
+        abs(cents), SHEET_LOCALE.get() or words.current().locale
+    )
 
 
 SHEET_LOCALE: ContextVar[str | None] = ContextVar("sheet_locale", default=None)
@@ -61,6 +64,11 @@ def sheet_points(value: int, signed: bool = True, zero: bool = False) -> str:
 
 def signed_number(value: int, signed: bool) -> str:
     return f"{sign(value, signed)}{abs(value)}"
+
+
+def score_text(points: int) -> str:
+    """A tournament score with its sign, as printed: +7, −7, 0."""
+    return signed_number(int(points or 0), signed=True)
 
 
 def points_text(value: int, signed: bool = False) -> str:

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape
 
-from scorer.domain.money import format_euros
+from scorer.i18n.formats import euros
 
 # Okabe–Ito colours (safe for colour-blind readers) and dashes that tell lines apart in grey.
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
@@ -60,9 +60,9 @@ def balance_chart_svg(
     hand numbers of the points (0 before the first hand), so that a struck-out hand leaves
     a gap on the axis rather than renumbering the others; without it, 0, 1, 2 … `axis`
     names the x axis, `label` the whole chart (for a screen reader), and `value_text`
-    writes a value of the y axis (German euros or points unless given)."""
+    writes a value of the y axis (euros in the current language, or points, unless given)."""
     if value_text is None:
-        value_text = _points if points else format_euros
+        value_text = _points if points else euros
     players = list(players)
     length = max((len(series.get(p, ())) for p in players), default=0)
     numbers = list(numbers) if numbers is not None else list(range(length))

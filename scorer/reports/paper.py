@@ -10,14 +10,14 @@ from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask_babel import force_locale, format_date, format_time
-from flask_babel import gettext as _
+from babel.dates import format_date, format_time
 from markupsafe import Markup
 
 from scorer.domain.registry import Game, System
 from scorer.domain.tournament import UNIT_PARAMS
-from scorer.i18n import LOCALES, chosen_language
+from scorer.i18n import words
 from scorer.i18n.catalogue import say
+from scorer.i18n.words import gettext as _
 
 POT_PARAMS = ("stake_cents", "refill", "pot_at_end")
 
@@ -25,19 +25,12 @@ POT_PARAMS = ("stake_cents", "refill", "pot_at_end")
 TIMEZONE = "Europe/Berlin"
 
 
-def file_language() -> str:
-    """The language of a printed sheet or a spreadsheet: the reader's (`?lang=`, the
-    device's cookie, the browser's Accept-Language), else German, under /api/ too: these
-    files are opened from a page, so they fall back to German as the pages do."""
-    return chosen_language(default="de")
-
-
 @contextmanager
-def in_language(lang: str | None = None) -> Iterator[str]:
-    """Everything said inside is in `lang` (default: `file_language()`)."""
-    lang = lang or file_language()
-    with force_locale(LOCALES.get(lang, lang)):
-        yield lang
+def in_language(lang: str) -> Iterator[str]:
+    """Everything said inside is in `lang` (the web layer chooses it: the reader's
+    `scorer.i18n.reader.file_language`)."""
+    with words.speaking(lang) as said:
+        yield said.language
 
 
 def rules_lines(
@@ -59,18 +52,20 @@ def rules_lines(
 def printed_now() -> str:
     """The moment a sheet is printed, on the table's clock: '2. Dezember 2026, 21:07'."""
     now = datetime.now(UTC).replace(tzinfo=None)
-    return _("%(date)s, %(time)s", date=format_date(now, "long"), time=format_time(now, "HH:mm"))
+    return _("%(date)s, %(time)s", date=long_date(now), time=clock(now))
 
 
 def long_date(moment: datetime | date) -> str:
     """A day written out, on the table's clock for a stored (UTC) time: '2. Dezember 2026',
     '2 December 2026'."""
-    return format_date(moment, "long")
+    if isinstance(moment, datetime):
+        moment = local_time(moment).date()
+    return format_date(moment, "long", locale=words.current().locale)
 
 
 def clock(moment: datetime) -> str:
     """A stored (UTC) time on the table's clock, 24 hours: '21:07'."""
-    return format_time(moment, "HH:mm")
+    return format_time(local_time(moment).time(), "HH:mm", locale=words.current().locale)
 
 
 def page_footer_css() -> Markup:

@@ -1,13 +1,14 @@
 """The printable score sheet of an evening: a PDF made with WeasyPrint.
 
-`render_pdf` needs an app context: it renders `templates/exports/sheet.html` with
-`render_template` and styles it with `static/print.css`. Nothing is fetched from the
-network: the fetcher serves files below `static/` and `data:` URIs only.
+`render_pdf` renders `templates/exports/sheet.html` at the web layer's `Desk` (a Jinja
+environment of its own: no Flask) and styles it with `static/print.css`. Nothing is
+fetched from the network: the fetcher serves files below `static/` and `data:` URIs only.
 
-**The reader's language.** A sheet is written in German or English (`file_language`): the
-HTML is rendered here, in the request, under `force_locale`, and the child process that
-lays out the PDF only sees that HTML. The cached file's name carries the language, so a
-German and an English sheet of the same table are two files.
+**The reader's language.** A sheet is written in German or English (the web layer chooses:
+`scorer.i18n.reader.file_language`): the HTML is rendered here, in the request, with
+`in_language`, and the child process that lays out the PDF only sees that HTML. The
+cached file's name carries the language, so a German and an English sheet of the same
+table are two files.
 
 Two choices shape this module:
 
@@ -31,13 +32,8 @@ import base64
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from flask import current_app, render_template
-from flask_babel import get_locale
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 from sqlalchemy import Row as DbRow
 
@@ -45,12 +41,15 @@ from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.model import POT
 from scorer.domain.params import fingerprint
 from scorer.domain.registry import Game
+from scorer.i18n import words
 from scorer.i18n.catalogue import pot_short, say
 from scorer.i18n.formats import SHEET_LOCALE, euros, points_text, sheet_amount, sheet_points
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
 from scorer.reports.chart import balance_chart_svg, balance_series
+from scorer.reports.desk import Desk
 from scorer.reports.paper import (
     clock,
-    file_language,
     in_language,
     long_date,
     page_footer_css,
@@ -129,36 +128,33 @@ def _line_html(cell: Cell, suit_names: dict[str, str]) -> Markup:
     return escape(text)
 
 
-def score_sheet(session: TableSession) -> bytes:
-    """The score sheet of `session` in the reader's language, printed once per version of
-    the table and language (`scorer.reports.printing`: `<key>-<version>-<language>.pdf`)."""
-    lang = file_language()
+def score_sheet(session: TableSession, lang: str, desk: Desk) -> bytes:
+    """The score sheet of `session` in `lang`, printed once per version of the table and
+    language (`scorer.reports.printing`: `<key>-<version>-<language>.pdf`)."""
     return printed(
-        session.key, str(session.version), lang, lambda: sheet_html(session, lang), "print.css"
+        desk,
+        session.key,
+        str(session.version),
+        lang,
+        lambda: sheet_html(session, lang, desk),
+        "print.css",
     )
 
 
-def render_pdf(session: TableSession, lang: str | None = None) -> bytes:
-    """The score sheet of `session` as PDF bytes, in `lang` (default: `file_language()`),
-    rendered now (no cache). The HTML is rendered here; the child only lays it out."""
-    return html_to_pdf(sheet_html(session, lang), "print.css")
+def render_pdf(session: TableSession, lang: str, desk: Desk) -> bytes:
+    """The score sheet of `session` as PDF bytes, in `lang`, rendered now (no cache). The
+    HTML is rendered here; the child only lays it out."""
+    return write_pdf(sheet_html(session, lang, desk), desk.static, "print.css")
 
 
-def sheet_html(session: TableSession, lang: str | None = None) -> str:
-    """The score sheet's HTML, in `lang` (default: `file_language()`)."""
-    with in_language(lang) as lang:
-        return render_template("exports/sheet.html", **sheet_context(session, lang))
+def sheet_html(session: TableSession, lang: str, desk: Desk) -> str:
+    """The score sheet's HTML, in `lang`."""
+    with in_language(lang):
+        return desk.render("exports/sheet.html", **_sheet_context(session))
 
 
-def html_to_pdf(html: str, stylesheet: str) -> bytes:
-    """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process
-    (`scorer.reports.weasy`); files come from `static/` only."""
-    return write_pdf(html, Path(current_app.static_folder or "static"), stylesheet)
-
-
-def sheet_context(session: TableSession, lang: str | None = None) -> dict[str, Any]:
-    """Everything the template shows, as strings and lists, in `lang` (default:
-    `file_language()`)."""
+def sheet_context(session: TableSession, lang: str) -> dict[str, Any]:
+    """Everything the template shows, as strings and lists, in `lang`."""
     with in_language(lang):
         return _sheet_context(session)
 
@@ -192,7 +188,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
     ]
     amount = sheet_points if points else sheet_amount
     start, standings = table_ledger.standings(session, records)
-    token = SHEET_LOCALE.set(str(get_locale()))
+    token = SHEET_LOCALE.set(words.current().locale)
     try:
         rows, after = _rows(
             records, game, players, has_pot, stake, amount, start, standings, ledger.seated_at
@@ -438,7 +434,7 @@ def _total_label(last: bool, through: str) -> str:
 def _contract_text(game: Game, facts: dict[str, Any], factor: int) -> str:
     key = tuple(facts.get(k) for k in ("contract", "trump", "bid", "all_tricks", "no_tricks"))
     doublings = facts.get("doublings") or 0
-    return _said_contract(game.id, (*key, doublings), factor, str(get_locale()))
+    return _said_contract(game.id, (*key, doublings), factor, words.current().locale)
 
 
 @lru_cache(maxsize=1024)

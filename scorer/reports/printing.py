@@ -32,9 +32,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from functools import cache
 from pathlib import Path
 
-from flask import current_app
-
 from scorer.reports import weasy
+from scorer.reports.desk import Desk
 from scorer.store.busy import PrinterBusy
 
 WAIT = 3.0
@@ -82,12 +81,13 @@ def layout(templates: str, static: str) -> str:
     return version_of(*(f.read_bytes() for f in files))
 
 
-def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesheet: str) -> bytes:
-    """The PDF of paper `name` at `version` in `lang` (see the module's docstring)."""
-    templates = str(Path(current_app.root_path, current_app.template_folder or "templates"))
-    version = version_of(version, layout(templates, current_app.static_folder or "static"))
-    folder = Path(current_app.config["PDF_CACHE"])
-    path = folder / f"{name}-{version}-{lang}.pdf"
+def printed(
+    desk: Desk, name: str, version: str, lang: str, html: Callable[[], str], stylesheet: str
+) -> bytes:
+    """The PDF of paper `name` at `version` in `lang` (see the module's docstring), printed
+    at `desk`."""
+    version = version_of(version, layout(str(desk.templates), str(desk.static)))
+    path = desk.cache / f"{name}-{version}-{lang}.pdf"
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -101,7 +101,7 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
             _rendering.add(path)
     if job is None:
         try:
-            job = _hand_to_printer(name, version, path, html, stylesheet)
+            job = _hand_to_printer(desk, name, version, path, html, stylesheet)
         finally:
             with _guard:
                 _rendering.discard(path)
@@ -118,12 +118,12 @@ def printed(name: str, version: str, lang: str, html: Callable[[], str], stylesh
 
 
 def _hand_to_printer(
-    name: str, version: str, path: Path, html: Callable[[], str], stylesheet: str
+    desk: Desk, name: str, version: str, path: Path, html: Callable[[], str], stylesheet: str
 ) -> Future[bytes] | bytes:
-    """Render the paper's HTML in the request (its language, its app) and give it to the
-    printer: the print job, or the PDF when it was printed and handed over meanwhile."""
+    """Render the paper's HTML in the request (its language) and give it to the printer:
+    the print job, or the PDF when it was printed and handed over meanwhile."""
     page = html()
-    static = Path(current_app.static_folder or "static")
+    static = desk.static
     older: list[Future[bytes]] = []
     with _guard:
         job = _printing.get(path)

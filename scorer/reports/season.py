@@ -1,7 +1,7 @@
 """The season report of a Stammtisch group: the season table, each member's running
 balance as a chart, one line per evening, and the Haferl's history. As a PDF (printed
 like the tournament lists) and as CSV rows (one per evening and member), both in the
-reader's language (`scorer.reports.pdf.in_language`)."""
+language the web layer chose (`scorer.reports.paper.in_language`)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,13 @@ import base64
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from flask import render_template
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-
 from scorer.domain import GAMES, SYSTEMS
 from scorer.i18n.formats import euros
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
 from scorer.reports.chart import balance_chart_svg
+from scorer.reports.desk import Desk
 from scorer.reports.paper import (
-    file_language,
     in_language,
     local_time,
     long_date,
@@ -65,20 +63,19 @@ def season_chart(players: Sequence[str], series: dict[str, list[int]]) -> str:
     )
 
 
-def season_pdf(group: Group, season: int, lang: str | None = None) -> bytes:
-    """The season report in `lang` (default: the reader's), printed once per version of the
-    group and its evenings (`scorer.reports.printing`)."""
-    lang = lang or file_language()
+def season_pdf(group: Group, season: int, lang: str, desk: Desk) -> bytes:
+    """The season report in `lang`, printed once per version of the group and its evenings
+    (`scorer.reports.printing`)."""
 
     def html() -> str:
         with in_language(lang):
-            return _season_html(group, season)
+            return _season_html(group, season, desk)
 
     version = version_of(season, group.name, group.members, *groups.live_version(group))
-    return printed(f"saison-{group.key}-{season}", version, lang, html, "print-lists.css")
+    return printed(desk, f"saison-{group.key}-{season}", version, lang, html, "print-lists.css")
 
 
-def _season_html(group: Group, season: int) -> str:
+def _season_html(group: Group, season: int, desk: Desk) -> str:
     evenings = closed_evenings(group, season)
     players, series = season_series(group.members, evenings)
     chart = season_chart(players, series)
@@ -91,7 +88,7 @@ def _season_html(group: Group, season: int) -> str:
         for e in groups.history(group)
         if e.season == season and e.action in ("pot_out", "pot_back", "season_close")
     ]
-    return render_template(
+    return desk.render(
         "exports/season.html",
         group=group,
         season=season,

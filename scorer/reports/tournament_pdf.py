@@ -1,7 +1,7 @@
 """Printed tournament papers: the table assignments of a round, blank score sheets for
 each table (for when a tablet dies) and the standings with a column per round, each in
-the reader's language (`scorer.reports.pdf.in_language`), each printed once per version of
-what it shows (`scorer.reports.printing`): the standings per version of the standings
+the language the web layer chose (`scorer.reports.paper.in_language`), each printed once
+per version of what it shows (`scorer.reports.printing`): the standings per version of the standings
 (`tournaments.live_version`), a round's papers per seating."""
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import segno
-from flask import render_template, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.params import fingerprint
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
+from scorer.reports.desk import Desk
 from scorer.reports.paper import (
-    file_language,
     in_language,
     long_date,
     page_footer_css,
@@ -42,20 +41,20 @@ def natural(name: str) -> list[object]:
 
 
 def _render(
+    desk: Desk,
     name: str,
     version: str,
     template: str,
-    lang: str | None,
+    lang: str,
     context: Callable[[], dict[str, Any]],
 ) -> bytes:
-    """Paper `name` at `version`: a list rendered in `lang` (default: the reader's), laid
-    out as a PDF once per version and language. `context` is read only when this version
-    is printed: a paper printed before costs the request its version and the file."""
-    lang = lang or file_language()
+    """Paper `name` at `version`: a list rendered in `lang`, laid out as a PDF once per
+    version and language. `context` is read only when this version is printed: a paper
+    printed before costs the request its version and the file."""
 
     def html() -> str:
         with in_language(lang):
-            return render_template(
+            return desk.render(
                 template,
                 printed=printed_now(),
                 page_footer=page_footer_css(),
@@ -63,7 +62,7 @@ def _render(
                 **context(),
             )
 
-    return printed(name, version, lang, html, "print-lists.css")
+    return printed(desk, name, version, lang, html, "print-lists.css")
 
 
 Scores = list[tuple[str, int]]
@@ -140,7 +139,7 @@ def _round_version(round_: TournamentRound) -> str:
     )
 
 
-def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
+def assignments_pdf(round_: TournamentRound, lang: str, desk: Desk) -> bytes:
     tournament = round_.tournament
 
     def context() -> dict[str, Any]:
@@ -154,6 +153,7 @@ def assignments_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
         }
 
     return _render(
+        desk,
         f"turnier-{tournament.key}-runde-{round_.number}-tische",
         _round_version(round_),
         "exports/tournament_assignments.html",
@@ -170,19 +170,19 @@ def seats_by_name(round_: TournamentRound) -> list[tuple[str, int]]:
     )
 
 
-def cards_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
+def cards_pdf(
+    round_: TournamentRound, lang: str, desk: Desk, table_url: Callable[[str], str]
+) -> bytes:
     """One A6 card per table: its number, its players in seating order, the QR code of its
-    table page, and the rules' mark."""
+    table page (`table_url` of its key), and the rules' mark."""
     tournament = round_.tournament
 
     def context() -> dict[str, Any]:
-        cards = [
-            (t, qr_data_uri(url_for("table.table", key=t.session.key, _external=True)))
-            for t in round_.tables
-        ]
+        cards = [(t, qr_data_uri(table_url(t.session.key))) for t in round_.tables]
         return {"tournament": tournament, "round_": round_, "cards": cards, **rules_of(tournament)}
 
     return _render(
+        desk,
         f"turnier-{tournament.key}-runde-{round_.number}-karten",
         _round_version(round_),
         "exports/tournament_cards.html",
@@ -195,7 +195,7 @@ def qr_data_uri(url: str) -> str:
     return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
 
 
-def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
+def blank_sheets_pdf(round_: TournamentRound, lang: str, desk: Desk) -> bytes:
     tournament = round_.tournament
 
     def context() -> dict[str, Any]:
@@ -224,6 +224,7 @@ def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
         }
 
     return _render(
+        desk,
         f"turnier-{tournament.key}-runde-{round_.number}-zettel",
         _round_version(round_),
         "exports/tournament_blank_sheets.html",
@@ -232,7 +233,7 @@ def blank_sheets_pdf(round_: TournamentRound, lang: str | None = None) -> bytes:
     )
 
 
-def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
+def standings_pdf(tournament: Tournament, lang: str, desk: Desk) -> bytes:
     # Everything the paper shows that can change is in `live_version` (players, rounds,
     # hands); the rest is fixed when the tournament is made.
     version = version_of(
@@ -257,6 +258,7 @@ def standings_pdf(tournament: Tournament, lang: str | None = None) -> bytes:
         }
 
     return _render(
+        desk,
         f"turnier-{tournament.key}-tabelle",
         version,
         "exports/tournament_standings.html",

@@ -24,6 +24,7 @@ from scorer.store.models import (
     HandRecord,
     HistoryEvent,
     TableSession,
+    TournamentTable,
     utcnow,
 )
 
@@ -395,3 +396,21 @@ def cached_columns(entry: Entry, state: LedgerState) -> dict[str, Any]:
 def settlement(session: TableSession) -> Settlement:
     """The settle-up of the session as it stands (`Ledger.settle_up`)."""
     return ledger_for(session).settle_up(LedgerState.from_json(session.state))
+
+
+def table_name(session: TableSession) -> Msg | str:
+    """The table's name as it is shown: a tournament table's is made of its tournament,
+    round and table (in the reader's language), any other's is the name it was given."""
+    if not session.points_only:
+        return session.name
+    place = db.session.scalar(
+        select(TournamentTable).where(TournamentTable.session_id == session.id)
+    )
+    if place is None:
+        return session.name
+    return msg(
+        "%(tournament)s · Round %(round)s · Table %(table)s",
+        tournament=place.round.tournament.name,
+        round=place.round.number,
+        table=place.number,
+    )

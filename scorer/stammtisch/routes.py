@@ -12,13 +12,13 @@ from flask_babel import gettext as _
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.validation import whole_number
 from scorer.exports.routes import csv_response
-from scorer.extensions import NEW_TABLES, PDFS
-from scorer.i18n import in_each_language
+from scorer.extensions import NEW_TABLES, PDFS, desk
 from scorer.i18n.catalogue import say, say_error
 from scorer.i18n.formats import euros
+from scorer.i18n.reader import file_language, in_each_language
 from scorer.live import conditional, live_etag
 from scorer.reports import season
-from scorer.reports.paper import file_language, long_date
+from scorer.reports.paper import long_date
 from scorer.services import groups, seasons
 from scorer.stammtisch.blueprint import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
@@ -341,7 +341,7 @@ def season_pdf():
     """The season report, printed: standings, chart, the evenings, the Haferl's history, in
     the reader's language."""
     number = chosen_season()
-    body = season.season_pdf(g.group, number, file_language())
+    body = season.season_pdf(g.group, number, file_language(), desk())
     return Response(
         body,
         mimetype="application/pdf",

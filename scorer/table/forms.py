@@ -35,8 +35,8 @@ from scorer.domain.params import Param
 from scorer.domain.registry import Game, System
 from scorer.domain.scoring import CALLS, SUITS
 from scorer.domain.validation import whole_number
-from scorer.i18n import language
 from scorer.i18n.catalogue import say
+from scorer.i18n.reader import language
 
 SUIT_NAMES = {
     "eichel": _l("Acorns"),

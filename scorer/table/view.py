@@ -9,18 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask_babel import gettext, ngettext
-from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.ledger import Ledger, LedgerState
 from scorer.domain.message import Msg, msg
 from scorer.domain.money import Cents
 from scorer.domain.registry import Game, System
-from scorer.i18n import in_each_language
 from scorer.i18n.catalogue import say
+from scorer.i18n.reader import in_each_language
 from scorer.services import table_ledger
-from scorer.store.database import db
-from scorer.store.models import TableSession, TournamentTable
+from scorer.store.models import TableSession
 
 
 @dataclass(frozen=True)
@@ -80,24 +78,6 @@ def seat_changes(session: TableSession, ledger: Ledger) -> dict[int, list[Msg]]:
     return said
 
 
-def table_name(session: TableSession) -> Msg | str:
-    """The table's name as it is shown: a tournament table's is made of its tournament,
-    round and table (in the reader's language), any other's is the name it was given."""
-    if not session.points_only:
-        return session.name
-    place = db.session.scalar(
-        select(TournamentTable).where(TournamentTable.session_id == session.id)
-    )
-    if place is None:
-        return session.name
-    return msg(
-        "%(tournament)s · Round %(round)s · Table %(table)s",
-        tournament=place.round.tournament.name,
-        round=place.round.number,
-        table=place.number,
-    )
-
-
 def game_and_system(session: TableSession) -> tuple[Game, System]:
     return GAMES[session.game], SYSTEMS[session.system]
 
@@ -114,6 +94,6 @@ def remembered(session: TableSession, game: Game) -> dict[str, dict[str, str]]:
         ]
         if session.closed:
             parts.append(gettext("finished"))
-        return {"name": say(table_name(session)), "summary": " · ".join(parts)}
+        return {"name": say(table_ledger.table_name(session)), "summary": " · ".join(parts)}
 
     return in_each_language(words)

@@ -10,9 +10,10 @@ from flask_babel import gettext as _
 from flask_login import login_required
 
 from scorer.domain import RuleError
-from scorer.extensions import PDFS
+from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say_all, say_error
 from scorer.i18n.formats import signed_number
+from scorer.i18n.reader import file_language
 from scorer.reports import tournament_pdf
 from scorer.services import director
 from scorer.services import tournaments as ops
@@ -134,7 +135,13 @@ def seating(key: str, number: int):
 def cards_pdf(tournament_id: int, number: int):
     tournament = own(tournament_id)
     round_ = round_of(tournament, number)
-    return pdf_response(tournament_pdf.cards_pdf(round_), f"tischkarten-runde-{round_.number}.pdf")
+    cards = tournament_pdf.cards_pdf(round_, file_language(), desk(), table_address)
+    return pdf_response(cards, f"tischkarten-runde-{round_.number}.pdf")
+
+
+def table_address(key: str) -> str:
+    """A table page's address, as a QR code on its card takes a tablet there."""
+    return url_for("table.table", key=key, _external=True)
 
 
 @bp.get("/turniere/<n:tournament_id>/protokoll")

@@ -13,8 +13,9 @@ from flask_login import current_user, login_required
 from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.validation import site_referrer
-from scorer.extensions import PDFS
+from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say, say_all, say_error
+from scorer.i18n.reader import file_language
 from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
 from scorer.services import archives, director
@@ -357,7 +358,10 @@ def archive(tournament_id: int):
 @PDFS
 def standings_pdf(tournament_id: int):
     tournament = own(tournament_id)
-    return pdf_response(tournament_pdf.standings_pdf(tournament), f"tabelle-{tournament.id}.pdf")
+    return pdf_response(
+        tournament_pdf.standings_pdf(tournament, file_language(), desk()),
+        f"tabelle-{tournament.id}.pdf",
+    )
 
 
 @bp.get("/turniere/<n:tournament_id>/runde/<n:number>/tische.pdf")
@@ -365,7 +369,10 @@ def standings_pdf(tournament_id: int):
 @PDFS
 def assignments_pdf(tournament_id: int, number: int):
     round_ = round_of(own(tournament_id), number)
-    return pdf_response(tournament_pdf.assignments_pdf(round_), f"tische-runde-{number}.pdf")
+    return pdf_response(
+        tournament_pdf.assignments_pdf(round_, file_language(), desk()),
+        f"tische-runde-{number}.pdf",
+    )
 
 
 @bp.get("/turniere/<n:tournament_id>/runde/<n:number>/spielzettel.pdf")
@@ -373,4 +380,7 @@ def assignments_pdf(tournament_id: int, number: int):
 @PDFS
 def blank_sheets_pdf(tournament_id: int, number: int):
     round_ = round_of(own(tournament_id), number)
-    return pdf_response(tournament_pdf.blank_sheets_pdf(round_), f"spielzettel-runde-{number}.pdf")
+    return pdf_response(
+        tournament_pdf.blank_sheets_pdf(round_, file_language(), desk()),
+        f"spielzettel-runde-{number}.pdf",
+    )

@@ -9,13 +9,13 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import pot_short, say, say_line
-from scorer.i18n.formats import euros, sign, signed_number
+from scorer.i18n.formats import euros, score_text, sign
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
+from scorer.services import table_ledger
 from scorer.store.busy import Busy, PrinterBusy
 from scorer.table.forms import SUIT_NAMES
-from scorer.table.view import table_name
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -24,11 +24,6 @@ def format_amount(cents: int, points: bool = False, signed: bool = False) -> str
         return euros(cents, signed)
     value = int(cents or 0)
     return f"{sign(value, signed)}{abs(value)} P"
-
-
-def format_score(points: int) -> str:
-    """A tournament score with its sign, as printed: +7, −7, 0."""
-    return signed_number(int(points or 0), signed=True)
 
 
 def init_app(app: Flask) -> None:
@@ -42,10 +37,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["euro"] = euros
     app.jinja_env.filters["amount"] = format_amount
     app.jinja_env.filters["pot_short"] = pot_short
-    app.jinja_env.filters["score"] = format_score
+    app.jinja_env.filters["score"] = score_text
     app.jinja_env.filters["say"] = say
     app.jinja_env.filters["say_line"] = say_line
-    app.jinja_env.filters["table_name"] = lambda session: say(table_name(session))
+    app.jinja_env.filters["table_name"] = lambda session: say(table_ledger.table_name(session))
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,

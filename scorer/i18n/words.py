@@ -1,0 +1,94 @@
+"""The words of each language, without Flask: the catalogues of `scorer/translations` and
+the locale each language is written in.
+
+What is said is said in the current language: the one chosen with `speaking(lang)` (a
+printed paper, a file, a refresh thread), else the reader's, as the web layer tells it
+(`reader_language`, set by `scorer.i18n.init_app`; German where there is no reader).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.support import LazyProxy, Translations
+
+LANGUAGES = ("de", "en")
+LOCALES = {"de": "de_DE", "en": "en_GB"}
+"""The locale each language is written in: English as in Britain, where a date reads
+"2 December 2026" (the catalogues are per language: en_GB falls back to en)."""
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+
+
+@dataclass(frozen=True)
+class Words:
+    """A language: its code, its locale and its catalogue."""
+
+    language: str
+    locale: str
+    translations: Translations
+
+    def gettext(self, text: str, **args: Any) -> str:
+        said = self.translations.gettext(text)
+        return said % args if args else said
+
+    def ngettext(self, singular: str, plural: str, num: int, **args: Any) -> str:
+        return self.translations.ngettext(singular, plural, num) % {"num": num, **args}
+
+
+@cache
+def words_of(language: str) -> Words:
+    """The words of `language` ("de" or "en"; anything else is German)."""
+    language = language if language in LANGUAGES else "de"
+    locale = LOCALES[language]
+    catalogue = Translations.load(str(TRANSLATIONS), [locale], domain="messages")
+    return Words(language, locale, catalogue)  # type: ignore[arg-type]
+
+
+_speaking: ContextVar[Words | None] = ContextVar("speaking", default=None)
+
+
+def _german() -> str:
+    return "de"
+
+
+_reader_language: list[Callable[[], str]] = [_german]
+
+
+def tell_reader_language(language: Callable[[], str]) -> None:
+    """How the web layer tells the reader's language ("de" where it has no reader)."""
+    _reader_language[0] = language
+
+
+def current() -> Words:
+    """The words said now: those of `speaking`, else the reader's."""
+    return _speaking.get() or words_of(_reader_language[0]())
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[Words]:
+    """Everything said inside is in `language`, whoever reads it."""
+    token = _speaking.set(words_of(language))
+    try:
+        yield current()
+    finally:
+        _speaking.reset(token)
+
+
+def gettext(text: str, **args: Any) -> str:
+    """`text` in the current language, `%(name)s` filled from `args`."""
+    return current().gettext(text, **args)
+
+
+def ngettext(singular: str, plural: str, num: int, **args: Any) -> str:
+    return current().ngettext(singular, plural, num, **args)
+
+
+def lazy_gettext(text: str, **args: Any) -> LazyProxy:
+    """`text`, said in the language current when it is used (a module-level label)."""
+    return LazyProxy(gettext, text, enable_cache=False, **args)

@@ -1,0 +1,56 @@
+"""Where papers are made, without Flask: the print templates (`templates/exports/`), the
+static files they use (style sheets, fonts, suit pictures) and the folder that keeps the
+printed PDFs. The web layer hands its `Desk` to every report; a paper's HTML is rendered
+by a Jinja environment of its own, in the language `scorer.i18n.words.speaking` chose."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from scorer.i18n import words
+from scorer.i18n.catalogue import say
+from scorer.i18n.formats import score_text
+from scorer.services.table_ledger import table_name
+from scorer.store.models import TableSession
+
+
+@dataclass(frozen=True)
+class Desk:
+    """The templates' folder, the static files' folder and the PDF cache's folder."""
+
+    templates: Path
+    static: Path
+    cache: Path
+
+    def render(self, template: str, **context: Any) -> str:
+        """`template`'s HTML in the current language (`words.speaking`)."""
+        return _environment(self.templates).get_template(template).render(**context)
+
+
+def _said_table_name(session: TableSession) -> str:
+    return say(table_name(session))
+
+
+@cache
+def _environment(templates: Path) -> Environment:
+    """The papers' Jinja environment: HTML escaped, `_()` and `ngettext()` as the pages have
+    them (gettext's new style, `%(name)s` filled by Jinja), said in the current language."""
+    environment = Environment(
+        loader=FileSystemLoader(templates),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        auto_reload=False,
+    )
+    environment.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda text: words.current().translations.gettext(text),
+        lambda singular, plural, n: words.current().translations.ngettext(singular, plural, n),
+        newstyle=True,
+    )
+    environment.filters.update(say=say, table_name=_said_table_name, score=score_text)
+    environment.globals["language"] = lambda: words.current().language
+    return environment
