@@ -23,6 +23,7 @@ from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.extensions import compress, csrf, limiter, login_manager, migrate
 from scorer.i18n import reader as i18n_reader
 from scorer.reports.desk import Desk
+from scorer.reports.paper import TIMEZONE, set_clock
 from scorer.store import backups
 from scorer.store.connections import ping_after_idle
 from scorer.store.database import db
@@ -102,6 +103,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     security.init_app(app)
     i18n_reader.init_app(app)
+    set_clock(app.config.get("TIMEZONE", TIMEZONE))
     app.extensions["desk"] = Desk(
         templates=PROJECT_ROOT / "templates",
         static=PROJECT_ROOT / "static",

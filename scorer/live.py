@@ -180,7 +180,11 @@ def recent_page(
     compressed once for all."""
     kept = pages.young(name)
     if kept is None and (kept := pages.stale(name)) is not None and pages.claim(name):
-        REFRESHERS.submit(_refresher(pages, name, look, render, mimetype))
+        try:
+            REFRESHERS.submit(_refresher(pages, name, look, render, mimetype))
+        except RuntimeError:  # the pool is shut down (the server stops): look here
+            pages.release(name)
+            kept = None
     if kept is None:
         etag = look()
         if has_version(etag):

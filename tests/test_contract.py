@@ -4,6 +4,8 @@ declare, and the OpenAPI document is made from the same models."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from scorer.api import answers, bodies
@@ -11,7 +13,7 @@ from scorer.api.contract import validated
 from scorer.api.openapi import document
 from scorer.domain import GAMES, RuleError
 from scorer.domain.limits import MAX_BONUSES, MAX_PLAYER_NAME, MAX_TOURNAMENT_ROUNDS
-from tests.test_tournaments import create, organiser
+from tests.test_tournaments import API, create, created, draw, organiser, play_round
 
 HAFERL = GAMES["haferltarock"]
 TABLE = {"game": "haferltarock", "system": "parlett-units", "players": ["Anton", "Berta", "Chris"]}
@@ -33,7 +35,7 @@ def refused(model, data, **context) -> dict[str, list[str]]:
         ({"declarer": "Anton", "contract": "frage", "points": True}, "points", "0..120"),
         ({"declarer": "Anton", "contract": "frage", "points": 61.0}, "points", "0..120"),
         ({"declarer": "Anton", "contract": "frage", "bid": "x"}, "bid", "'durch'"),
-        ({"declarer": "Anton", "contract": "frage", "doublings": 6}, "doublings", "0..5"),
+        ({"declarer": "Anton", "contract": "frage", "doublings": "x"}, "doublings", "0..5"),
         ({"declarer": "Anton", "contract": "frage", "no_tricks": 1}, "no_tricks", "true or false"),
         ({"declarer": "Anton", "contract": 5}, "contract", "must be one of"),
         ({"declarer": "Anton", "contract": "frage", "color": "x"}, "color", "unknown field"),
@@ -141,3 +143,62 @@ def test_the_document_is_made_from_the_models(app, client):
     auth = organiser(app)
     created = create(client, auth, ["A", "B", "C"]).get_json()
     assert set(created) == set(schemas["Tournament"]["properties"])
+
+
+def hand_refused(client, key: str, hand: dict) -> dict[str, list[str]]:
+    answer = client.post(f"/api/v1/sessions/{key}/hands", json=hand)
+    assert answer.status_code == 422, answer.get_json()
+    return answer.get_json()["error"]["fields"]
+
+
+def test_the_tables_own_limits_and_every_misfit_field_are_said_at_once(client):
+    """The model checks shapes; the rules engine the table's limits (its doublings) and
+    what two fields say together; a body with both kinds hears both."""
+    key = client.post("/api/v1/sessions", json=TABLE).get_json()["key"]
+    over = {"declarer": "Anton", "contract": "frage", "points": 70, "doublings": 7}
+    assert hand_refused(client, key, over) == {"doublings": ["must be 0..2"]}  # this table's
+    both = {"declarer": "Anton", "contract": "frage", "points": 70, "defender_points": 50}
+    fields = hand_refused(client, key, {**both, "doublings": "x"})
+    assert fields["doublings"] == ["must be a whole number 0..5"]
+    assert fields["defender_points"] == ["give the declarer's points or the defenders', not both"]
+
+
+def test_a_field_name_that_is_no_text_is_an_unknown_field(client):
+    key = client.post("/api/v1/sessions", json=TABLE).get_json()["key"]
+    body = '{"declarer": "Anton", "contract": "frage", "\\ud800x": 1}'
+    answer = client.post(
+        f"/api/v1/sessions/{key}/hands", data=body, content_type="application/json"
+    )
+    assert answer.status_code == 422
+    assert answer.get_json()["error"]["fields"] == {"?x": ["unknown field"]}
+    table = '{"game": "haferltarock", "system": "parlett-units", "players": ["A", "B", "C"], '
+    ignored = client.post(
+        "/api/v1/sessions", data=table + '"\\ud800": 1}', content_type="application/json"
+    )
+    assert ignored.status_code == 201  # a table's body ignores fields it does not know
+
+
+def test_an_explicit_null_is_refused_where_it_was(app, client):
+    group = {"game": "haferltarock", "system": "parlett-units", "members": ["A", "B", "C"]}
+    key = client.post("/api/v1/groups", json=group).get_json()["key"]
+    rules = client.put(f"/api/v1/groups/{key}/rules", json={"system": None})
+    assert rules.status_code == 422
+    assert rules.get_json()["error"]["fields"] == {"system": ["unknown payment system"]}
+    auth = organiser(app)
+    none = create(client, auth, ["A", "B", "C"], tie_breaks=None)
+    assert none.status_code == 422
+    assert none.get_json()["error"]["fields"] == {"tie_breaks": ["must be a list of tie-breaks"]}
+
+
+def test_what_is_missing_or_over_is_said_before_what_the_body_lacks(app, client):
+    """No such hand is 404 and a finished tournament 409, whatever the body says."""
+    key = client.post("/api/v1/sessions", json=TABLE).get_json()["key"]
+    missing = client.put(f"/api/v1/sessions/{key}/hands/99", json={"declarer": "Anton"})
+    assert missing.status_code == 404
+    auth = organiser(app)
+    tournament = created(client, auth, ["A", "B", "C"], rounds=1)
+    play_round(client, draw(client, auth, tournament["id"]), random.Random(3))
+    tid = tournament["id"]
+    assert client.post(f"{API}/tournaments/{tid}/finish", json={}, headers=auth).status_code == 200
+    late = client.post(f"{API}/tournaments/{tid}/adjustments", json={"points": "x"}, headers=auth)
+    assert late.status_code == 409

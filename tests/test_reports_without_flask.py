@@ -78,3 +78,18 @@ def test_a_spreadsheet_from_the_api_is_german_unless_asked_otherwise(client):
     assert ";gewonnen;" in german.splitlines()[1]
     assert english.splitlines()[0].startswith("\ufeffNo.,Round,Dealer")
     assert ",won," in english.splitlines()[1]
+
+
+def test_the_clock_is_the_configured_time_zone(tmp_path):
+    from scorer.reports.paper import TIMEZONE, set_clock
+    from tests.conftest import dispose, make_app
+
+    moment = datetime(2026, 12, 2, 20, 7)  # UTC
+    try:
+        dispose(make_app(tmp_path, TIMEZONE="Europe/London"))
+        with in_language("en"):
+            assert clock(moment) == "20:07"
+    finally:
+        set_clock(TIMEZONE)
+    with in_language("en"):
+        assert clock(moment) == "21:07"

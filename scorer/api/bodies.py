@@ -103,7 +103,9 @@ class Hand(Body, extra="forbid"):
     all_tricks: Annotated[bool | None, TRUE_OR_FALSE] = None
     no_tricks: Annotated[bool | None, TRUE_OR_FALSE] = None
     doublings: Annotated[
-        int | None, Field(ge=0, le=5), Refusal(msg("must be a whole number 0..5"))
+        int | None,
+        Field(description="Kontra, Re, …: 0 up to the table's max_doublings (at most 5)"),
+        Refusal(msg("must be a whole number 0..5")),
     ] = None
     bonuses: Annotated[
         list[Bonus] | None,
@@ -193,8 +195,7 @@ class NewTournament(Body):
 
     name: Annotated[str, Name(MAX_TOURNAMENT_NAME), Refusal(msg("must be text"))] = ""
     date: Annotated[
-        str | None,
-        WithJsonSchema({"type": "string", "format": "date"}),
+        Annotated[str, WithJsonSchema({"type": "string", "format": "date"})] | None,
         Refusal(msg("must be a date like 2026-12-24")),
     ] = None
     game: Annotated[str, GAME]
@@ -212,14 +213,17 @@ class NewTournament(Body):
         Refusal(NAMES),
     ]
     tie_breaks: Annotated[
-        list[str] | None,
-        WithJsonSchema(
-            {
-                "type": "array",
-                "items": {"type": "string", "enum": list(TIE_BREAKS)},
-                "uniqueItems": True,
-            }
-        ),
+        Annotated[
+            list[str],
+            WithJsonSchema(
+                {
+                    "type": "array",
+                    "items": {"type": "string", "enum": list(TIE_BREAKS)},
+                    "uniqueItems": True,
+                }
+            ),
+        ]
+        | None,
         Refusal(msg("must be a list of tie-breaks")),
     ] = None
 
@@ -333,5 +337,7 @@ class NewEvening(Body):
         Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
     ]
     first_dealer: Annotated[str | None, Refusal(msg("must be text"))] = None
-    name: Annotated[str | None, Name(MAX_TABLE_NAME), Refusal(msg("must be text"))] = None
+    name: Annotated[Annotated[str, Name(MAX_TABLE_NAME)] | None, Refusal(msg("must be text"))] = (
+        None
+    )
     params: Annotated[AnyObject | None, Refusal(msg("must be an object"))] = None

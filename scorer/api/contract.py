@@ -76,14 +76,17 @@ def validated(model: type[B], data: Any, context: Mapping[str, Any] | None = Non
     try:
         return model.model_validate(data, strict=True, context=context)
     except ValidationError as exc:
-        raise RuleError(refusals(model, exc.errors(include_url=False), context or {})) from None
+        errors = exc.errors(include_url=False)
+        raise RuleError(refusals(model, errors, context or {}, data)) from None
 
 
 def refusals(
-    model: type[Body], errors: list[ErrorDetails], context: Mapping[str, Any]
+    model: type[Body], errors: list[ErrorDetails], context: Mapping[str, Any], data: Any
 ) -> dict[str, list[Msg]]:
     """Pydantic's errors as `RuleError.fields`: each error said by the refusal of the
-    innermost field it is about that has one; the same message once per field."""
+    innermost field it is about that has one; the same message once per field. A field
+    name that is no text (a lone surrogate) is an unknown field where the model forbids
+    those, and ignored where it ignores them."""
     said: dict[str, list[Msg]] = {}
     unknown: dict[tuple[Any, ...], list[str]] = {}
 
@@ -97,6 +100,11 @@ def refusals(
         if error["type"] == "extra_forbidden":
             unknown.setdefault(loc[:-1], []).append(str(loc[-1]))
             continue
+        broken_names = _names_no_text(_value_at(data, loc))
+        if error["type"] == "string_unicode" and broken_names:
+            if _model_at(model, loc).model_config.get("extra") == "forbid":
+                unknown.setdefault(loc, []).extend(broken_names)
+            continue
         name, refusal = _refusal_at(model, loc)
         add(name, refusal.said(error["type"], {**context, "input": error.get("input")}))
     for where, names in unknown.items():
@@ -108,6 +116,28 @@ def refusals(
             fields = ", ".join(sorted(names)[:MAX_UNKNOWN_FIELDS])
             add(owner.unknown_under, _said(owner.unknown, {**context, "fields": fields}))
     return said
+
+
+def _value_at(data: Any, loc: tuple[Any, ...]) -> Any:
+    for part in loc:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _names_no_text(value: Any) -> list[str]:
+    """The keys of an object that are no text (a lone surrogate cannot be written)."""
+    if not isinstance(value, dict):
+        return []
+    broken = []
+    for key in value:
+        try:
+            str(key).encode("utf-8")
+        except UnicodeEncodeError:
+            broken.append(str(key).encode("utf-8", "replace").decode())
+    return broken
 
 
 GENERAL = Refusal(msg("must be an object"), field="body")

@@ -70,6 +70,7 @@ def list_adjustments(tournament_id: int):
 def add_adjustment(tournament_id: int):
     data = json_body()  # read before the tournament is locked
     tournament = own(tournament_id)
+    director.require_running(tournament)  # a finished tournament: 409 whatever the body
     body = validated(bodies.NewAdjustment, data)
     adjustment = director.adjust(tournament, body.player, body.points, body.reason)
     return jsonify(adjustment_to_json(adjustment)), 201

@@ -129,7 +129,7 @@ def group_rename_member(name: str):
 def group_rules():
     """The rules and amounts of the group's next evenings (`system`, `params`)."""
     body = read_body(bodies.GroupRules)
-    system = body.system if body.system is not None else g.group.system
+    system = body.system if "system" in body.model_fields_set else g.group.system
     first = groups.change_rules(g.group, system, body.params)
     return jsonify(group_to_json(g.group, from_evening=first))
 

@@ -146,8 +146,19 @@ def hand_row(record: HandRecord) -> dict[str, Any]:
 def _hand_from_request(session: TableSession, data: dict[str, Any], body: type[bodies.Hand]):
     """The hand `data` says, in the table's game (refused in its words: `validated`)."""
     game = GAMES[session.game]
-    validated(body, data, {"game": game, "number": session.hand_count + 1})
-    hand = parse_hand({k: v for k, v in data.items() if k in REQUEST_FIELDS}, game)
+    facts = {k: v for k, v in data.items() if k in REQUEST_FIELDS}
+    try:
+        validated(body, data, {"game": game, "number": session.hand_count + 1})
+    except RuleError as misfits:
+        # Also what the rules engine says of the fields that fit (the defenders' points
+        # given with the declarer's, say): every misfit field at once, as before.
+        try:
+            parse_hand(facts, game)
+        except RuleError as engine:
+            for field, messages in engine.fields.items():
+                misfits.fields.setdefault(field, messages)
+        raise
+    hand = parse_hand(facts, game)
     dealer = data.get("dealer")
     if dealer is not None and dealer not in table_ledger.ledger_for(session).everyone:
         raise RuleError.one("dealer", msg("must be one of the players"))
@@ -230,6 +241,7 @@ def record_hand():
 )
 def edit_hand(number: int):
     data = json_body()
+    table_ledger.require_hand(g.session, number)  # no such hand: 404 whatever the body
     hand, dealer = _hand_from_request(g.session, data, bodies.HandEdit)
     record = tables.edit_hand(
         g.session, number, data["version"], hand, dealer, correcting_organiser()

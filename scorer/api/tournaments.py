@@ -156,7 +156,7 @@ def create_tournament():
         body.rounds,
         ops.parse_player_list(body.players),
         body.deals_per_player,
-        body.tie_breaks if body.tie_breaks is not None else list(DEFAULT_TIE_BREAKS),
+        body.tie_breaks if "tie_breaks" in body.model_fields_set else list(DEFAULT_TIE_BREAKS),
     )
     return jsonify(tournament_to_json(tournament)), 201
 

@@ -23,6 +23,13 @@ POT_PARAMS = ("stake_cents", "refill", "pot_at_end")
 
 
 TIMEZONE = "Europe/Berlin"
+"""The club's clock unless the app is told another (`TIMEZONE` in its config: `set_clock`)."""
+_clock = [TIMEZONE]
+
+
+def set_clock(zone: str) -> None:
+    """The time zone papers and pages write stored times in (one club per server)."""
+    _clock[0] = zone
 
 
 @contextmanager
@@ -87,7 +94,7 @@ def page_footer_css() -> Markup:
 def local_time(moment: datetime) -> datetime:
     """A stored UTC time on the table's clock."""
     try:
-        zone = ZoneInfo(TIMEZONE)
+        zone = ZoneInfo(_clock[0])
     except ZoneInfoNotFoundError:  # pragma: no cover  (no time zone database)
         return moment
     return moment.replace(tzinfo=UTC).astimezone(zone)

@@ -157,6 +157,17 @@ def latest_hands(session: TableSession, count: int) -> list[HandRecord]:
     )
 
 
+def require_hand(session: TableSession, number: int) -> None:
+    """NotFound unless the session has a hand `number` (struck out or not)."""
+    stored = db.session.scalar(
+        select(HandRecord.id).where(
+            HandRecord.session_id == session.id, HandRecord.number == number
+        )
+    )
+    if stored is None:
+        raise NotFound(no_such_hand(number))
+
+
 def live_hand(session: TableSession, number: int) -> HandRecord:
     """Hand `number` of the session unless it was voided; NotFound otherwise."""
     record = db.session.scalar(
