@@ -177,7 +177,7 @@ def recent_page(
     `max_age`: in a refresher thread while the kept page may still be given (`stale`), else
     in the request. `render(etag)` renders the page at that version. A reader who has the
     version that would be given gets `304`; a reader who accepts gzip gets the bytes
-    compressed once for all."""
+    compressed once for all (unless the app compresses nothing: `COMPRESS_REGISTER`)."""
     kept = pages.young(name)
     if kept is None and (kept := pages.stale(name)) is not None and pages.claim(name):
         try:
@@ -192,7 +192,7 @@ def recent_page(
         kept = pages.page(name, etag, lambda: render(etag), mimetype)
     if has_version(kept.etag):
         return not_modified(kept.etag)
-    if request.accept_encodings["gzip"]:
+    if request.accept_encodings["gzip"] and current_app.config.get("COMPRESS_REGISTER", True):
         response = current_app.response_class(kept.gzipped(), mimetype=kept.mimetype)
         response.headers["Content-Encoding"] = "gzip"
         response.vary.add("Accept-Encoding")

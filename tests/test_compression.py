@@ -51,3 +51,25 @@ def test_a_pdf_is_sent_as_it_is(client):
     sheet = client.get(f"/api/v1/sessions/{key}/export.pdf", headers=GZIP)
     assert sheet.status_code == 200 and "Content-Encoding" not in sheet.headers
     assert sheet.get_data().startswith(b"%PDF")
+
+
+def test_a_server_told_not_to_compress_sends_even_the_kept_standings_plain(tmp_path):
+    """`SCORER_COMPRESS_REGISTER=false` (bench/compression.py's plain server): the kept
+    standings, which gzip themselves once for all, go out plain too."""
+    from tests.conftest import dispose, make_app
+    from tests.test_tournaments import created, organiser
+
+    for register, encoded in ((True, "gzip"), (False, None)):
+        folder = tmp_path / str(register)
+        folder.mkdir()
+        app = make_app(folder, COMPRESS_REGISTER=register)
+        client = app.test_client()
+        tournament = created(client, organiser(app), [f"Spieler {i}" for i in range(1, 7)])
+        for address in (
+            f"/turnier/{tournament['key']}/stand",
+            f"/api/v1/standings/{tournament['key']}",
+        ):
+            answer = client.get(address, headers=GZIP)
+            assert answer.status_code == 200
+            assert answer.headers.get("Content-Encoding") == encoded, (register, address)
+        dispose(app)
