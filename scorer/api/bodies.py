@@ -45,7 +45,21 @@ def Name(limit: int) -> WithJsonSchema:  # noqa: N802
 
 AnyObject = dict[str, Any]
 TRUE_OR_FALSE = Refusal(msg("must be true or false"))
+TEXT = Refusal(msg("must be text"))
 NAMES = msg("must be a list of names")
+PlayerNames = list[Annotated[str, Name(MAX_PLAYER_NAME)]]
+Seated = Annotated[
+    PlayerNames,
+    Field(max_length=MAX_SEATS),
+    Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
+]
+"""The players of a table: at most MAX_SEATS names."""
+MemberNames = Annotated[
+    PlayerNames,
+    Field(max_length=MAX_GROUP_MEMBERS),
+    Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_GROUP_MEMBERS)}),
+]
+"""The members of a Stammtisch group: at most MAX_GROUP_MEMBERS names."""
 
 
 def _game_total(context: Mapping[str, Any]) -> Msg:
@@ -151,32 +165,26 @@ SYSTEM = Refusal(msg("unknown payment system"))
 PARAMS = Refusal(msg("must be an object of parameter names and values"))
 
 
-class NewSession(Body):
-    """A table to open."""
+class ChosenRules(Body):
+    """The rules a body chooses: a game, its payment system and their parameters."""
 
-    name: Annotated[str, Name(MAX_TABLE_NAME), Refusal(msg("must be text"))] = ""
     game: Annotated[str, GAME]
     system: Annotated[str, SYSTEM]
     params: Annotated[AnyObject | None, PARAMS] = None
-    players: Annotated[
-        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
-        Field(max_length=MAX_SEATS),
-        Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
-    ]
+
+
+class NewSession(ChosenRules):
+    """A table to open."""
+
+    name: Annotated[str, Name(MAX_TABLE_NAME), TEXT] = ""
+    players: Seated
     first_dealer: Annotated[str | None, Refusal(msg("must be one of the players"))] = None
 
 
-class ScoreRequest(Body):
+class ScoreRequest(ChosenRules):
     """One hand to score without storing it."""
 
-    game: Annotated[str, GAME]
-    system: Annotated[str, SYSTEM]
-    params: Annotated[AnyObject | None, PARAMS] = None
-    players: Annotated[
-        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
-        Field(max_length=MAX_SEATS),
-        Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
-    ]
+    players: Seated
     pot_cents: Annotated[
         int | None, Field(ge=0), Refusal(msg("must be a whole number of cents ≥ 0, or null"))
     ] = None
@@ -190,17 +198,14 @@ def _whole_between(low: int, high: int) -> Refusal:
     return Refusal(msg("must be a whole number %(low)s..%(high)s", low=low, high=high))
 
 
-class NewTournament(Body):
+class NewTournament(ChosenRules):
     """A tournament to create: its players one per line, or as a list."""
 
-    name: Annotated[str, Name(MAX_TOURNAMENT_NAME), Refusal(msg("must be text"))] = ""
+    name: Annotated[str, Name(MAX_TOURNAMENT_NAME), TEXT] = ""
     date: Annotated[
         Annotated[str, WithJsonSchema({"type": "string", "format": "date"})] | None,
         Refusal(msg("must be a date like 2026-12-24")),
     ] = None
-    game: Annotated[str, GAME]
-    system: Annotated[str, SYSTEM]
-    params: Annotated[AnyObject | None, PARAMS] = None
     rounds: Annotated[
         int, Field(ge=1, le=MAX_TOURNAMENT_ROUNDS), _whole_between(1, MAX_TOURNAMENT_ROUNDS)
     ] = DEFAULT_ROUNDS
@@ -268,7 +273,7 @@ class NewAdjustment(Body):
     reason: Annotated[
         str,
         Name(MAX_ADJUSTMENT_REASON),
-        Refusal(msg("must be text")),
+        TEXT,
     ]
 
 
@@ -279,20 +284,11 @@ class Nothing(Body):
 # --- Stammtisch groups -----------------------------------------------------------------------
 
 
-class NewGroup(Body):
+class NewGroup(ChosenRules):
     """A Stammtisch group to found; its key is the permission."""
 
-    name: Annotated[str, Name(MAX_GROUP_NAME), Refusal(msg("must be text"))] = ""
-    game: Annotated[str, GAME]
-    system: Annotated[str, SYSTEM]
-    params: Annotated[AnyObject | None, PARAMS] = None
-    members: Annotated[
-        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
-        Field(max_length=MAX_GROUP_MEMBERS),
-        Refusal(
-            NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_GROUP_MEMBERS)}
-        ),
-    ] = []
+    name: Annotated[str, Name(MAX_GROUP_NAME), TEXT] = ""
+    members: MemberNames = []
     carry_pot: Annotated[bool, TRUE_OR_FALSE] = True
     settle: Annotated[
         Literal["each_evening", "collected"], Refusal(msg("must be 'each_evening' or 'collected'"))
@@ -305,13 +301,7 @@ class NewGroup(Body):
 class Members(Body):
     """Members to add."""
 
-    members: Annotated[
-        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
-        Field(max_length=MAX_GROUP_MEMBERS),
-        Refusal(
-            NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_GROUP_MEMBERS)}
-        ),
-    ]
+    members: MemberNames
 
 
 class MemberChange(Body):
@@ -331,13 +321,7 @@ class GroupRules(Body):
 class NewEvening(Body):
     """An evening of the group: who plays, who deals first, its name and its own amounts."""
 
-    players: Annotated[
-        list[Annotated[str, Name(MAX_PLAYER_NAME)]],
-        Field(max_length=MAX_SEATS),
-        Refusal(NAMES, by_type={"too_long": msg("at most %(count)s names", count=MAX_SEATS)}),
-    ]
-    first_dealer: Annotated[str | None, Refusal(msg("must be text"))] = None
-    name: Annotated[Annotated[str, Name(MAX_TABLE_NAME)] | None, Refusal(msg("must be text"))] = (
-        None
-    )
+    players: Seated
+    first_dealer: Annotated[str | None, TEXT] = None
+    name: Annotated[Annotated[str, Name(MAX_TABLE_NAME)] | None, TEXT] = None
     params: Annotated[AnyObject | None, Refusal(msg("must be an object"))] = None
