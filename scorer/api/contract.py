@@ -14,11 +14,12 @@ codes, fields and translated messages (`read_body` raises a `RuleError`, 422).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 
 from scorer.api.schema import json_body
@@ -45,8 +46,7 @@ class Refusal:
     field: str | None = None
 
     def said(self, error_type: str, context: Mapping[str, Any]) -> Msg:
-        chosen = self.by_type.get(error_type, self.message)
-        return chosen if isinstance(chosen, Msg) else chosen(context)
+        return _said(self.by_type.get(error_type, self.message), context)
 
 
 class Body(BaseModel):
@@ -145,28 +145,31 @@ GENERAL = Refusal(msg("must be an object"), field="body")
 that before, so in practice never)."""
 
 
-def _refusal_at(model: type[Body], loc: tuple[Any, ...]) -> tuple[str, Refusal]:
-    """The innermost field on the path `loc` with a `Refusal`, and its reported name."""
-    found: tuple[str, Refusal] = (GENERAL.field or "body", GENERAL)
-    current: Any = model
-    for part in loc:
-        fields = getattr(current, "model_fields", None)
-        if not isinstance(part, str) or fields is None or part not in fields:
-            continue  # a list index, or the branch of a union pydantic tried
-        info = fields[part]
-        refusal = next((m for m in info.metadata if isinstance(m, Refusal)), None)
-        if refusal is not None:
-            found = (refusal.field or part, refusal)
-        current = _inner_model(info.annotation)
-    return found
-
-
-def _model_at(model: type[Body], loc: tuple[Any, ...]) -> type[Body]:
+def _fields_on(model: type[Body], loc: tuple[Any, ...]) -> Iterator[tuple[str, FieldInfo]]:
+    """Each declared field on the path `loc` (list indexes and the branches of a union
+    pydantic tried are passed over), outermost first."""
     current: Any = model
     for part in loc:
         fields = getattr(current, "model_fields", None)
         if isinstance(part, str) and fields is not None and part in fields:
+            yield part, fields[part]
             current = _inner_model(fields[part].annotation)
+
+
+def _refusal_at(model: type[Body], loc: tuple[Any, ...]) -> tuple[str, Refusal]:
+    """The innermost field on the path `loc` with a `Refusal`, and its reported name."""
+    found: tuple[str, Refusal] = (GENERAL.field or "body", GENERAL)
+    for name, info in _fields_on(model, loc):
+        refusal = next((m for m in info.metadata if isinstance(m, Refusal)), None)
+        if refusal is not None:
+            found = (refusal.field or name, refusal)
+    return found
+
+
+def _model_at(model: type[Body], loc: tuple[Any, ...]) -> type[Body]:
+    """The model whose object is at `loc` (the outermost where none is declared)."""
+    inner = [_inner_model(info.annotation) for _, info in _fields_on(model, loc)]
+    current = inner[-1] if inner else model
     return current if isinstance(current, type) and issubclass(current, Body) else model
 
 
