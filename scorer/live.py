@@ -106,17 +106,16 @@ class RecentPages:
 
     def young(self, name: str) -> KeptPage | None:
         """The page kept under `name` while it was known current less than `max_age` ago."""
-        with self._lock:
-            kept = self._pages.get(name)
-        if kept is not None and time.monotonic() - kept.checked < self.max_age:
-            return kept
-        return None
+        return self._known_within(name, self.max_age)
 
     def stale(self, name: str) -> KeptPage | None:
         """The page kept under `name` if it may be given while it is refreshed."""
+        return self._known_within(name, self.max_age * self.STALE_FACTOR)
+
+    def _known_within(self, name: str, seconds: float) -> KeptPage | None:
         with self._lock:
             kept = self._pages.get(name)
-        if kept is not None and time.monotonic() - kept.checked < self.max_age * self.STALE_FACTOR:
+        if kept is not None and time.monotonic() - kept.checked < seconds:
             return kept
         return None
 
