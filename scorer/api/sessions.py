@@ -68,12 +68,12 @@ def _conflict(exc: Conflict):
 def hand_exists_response(exc: HandExists):
     """409 `hand_exists` (API.md, "A hand is entered once"): the stored hand with the
     error, so the device can show the players what was entered."""
-    body, status = error_response(409, "hand_exists", say_error(exc))
-    answer = body.get_json()
-    answer["error"]["fields"] = {}
-    answer["hand"] = answers.ExistingHand(**hand_answer(exc.hand).model_dump(), voided=exc.voided)
-    answer["next_number"] = exc.next_number
-    return jsonify(answers.HandExists(**answer).as_json()), status
+    answer = answers.HandExists(
+        error=answers.ErrorBody(code="hand_exists", message=say_error(exc), fields={}),
+        hand=hand_answer(exc.hand, model=answers.ExistingHand, voided=exc.voided),
+        next_number=exc.next_number,
+    )
+    return jsonify(answer.as_json()), 409
 
 
 serve_sessions_by_key(bp)
@@ -117,12 +117,16 @@ def hand_to_json(
 
 
 def hand_answer(
-    hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
+    hand: HandRecord | Mapping[str, Any],
+    speaker: Speaker | None = None,
+    model: type[answers.StoredHand] = answers.StoredHand,
+    **more: Any,
 ) -> answers.StoredHand:
+    """A hand as `model` (a stored hand, or one that says more: `more`)."""
     row = hand if isinstance(hand, Mapping) else hand_row(hand)
     if speaker is None:
         speaker = Speaker()  # once for the hand's lines, not once a line
-    return answers.StoredHand(
+    return model(
         number=row["number"],
         version=row["version"],
         dealer=row["dealer"],
@@ -135,6 +139,7 @@ def hand_answer(
         new_round=row["new_round"],
         round_end=row["round_end"],
         pot_after=row["pot_after"],
+        **more,
     )
 
 
