@@ -27,7 +27,7 @@ from scorer.reports.paper import (
 )
 from scorer.reports.printing import printed, version_of
 from scorer.services import director
-from scorer.services.tournaments import live_version, tournament_standings
+from scorer.services.tournaments import live_version, tables_in_order, tournament_standings
 from scorer.store.database import db
 from scorer.store.models import TableSession, Tournament, TournamentRound, TournamentTable
 
@@ -71,14 +71,12 @@ Scores = list[tuple[str, int]]
 
 def round_tables(tournament: Tournament) -> list[tuple[int, list[tuple[int, Scores]]]]:
     """Each round's tables with what each player scored there: the final results' detail."""
-    rows = db.session.execute(
-        select(
-            TournamentRound.number, TournamentTable.number, TableSession.players, TableSession.state
-        )
-        .join(TournamentTable, TournamentTable.round_id == TournamentRound.id)
-        .join(TableSession, TableSession.id == TournamentTable.session_id)
-        .where(TournamentRound.tournament_id == tournament.id)
-        .order_by(TournamentRound.number, TournamentTable.number)
+    rows = tables_in_order(
+        tournament,
+        TournamentRound.number,
+        TournamentTable.number,
+        TableSession.players,
+        TableSession.state,
     )
     rounds: dict[int, list[tuple[int, Scores]]] = {}
     for round_number, table_number, players, state in rows:

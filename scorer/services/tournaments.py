@@ -433,15 +433,25 @@ def live_version(tournament: Tournament) -> tuple[int, ...]:
     return cast("tuple[int, ...]", (*players, *rounds, *table_versions, logged))
 
 
-def table_scores(tournament: Tournament) -> list[TableScore]:
-    """What each table of the tournament has scored, as the tables keep it (their ledgers'
-    balances and tallies of results per declarer): one row per table, whatever the hands."""
+def tables_in_order(tournament: Tournament, *columns: Any) -> list[tuple[Any, ...]]:
+    """`columns` (of a round, its table and the table's session) for each table of the
+    tournament, round by round, table by table."""
     rows = db.session.execute(
-        select(TournamentRound.number, TableSession.state, TableSession.declarer_tally)
+        select(*columns)
+        .select_from(TournamentRound)
         .join(TournamentTable, TournamentTable.round_id == TournamentRound.id)
         .join(TableSession, TableSession.id == TournamentTable.session_id)
         .where(TournamentRound.tournament_id == tournament.id)
         .order_by(TournamentRound.number, TournamentTable.number)
+    )
+    return [tuple(row) for row in rows]
+
+
+def table_scores(tournament: Tournament) -> list[TableScore]:
+    """What each table of the tournament has scored, as the tables keep it (their ledgers'
+    balances and tallies of results per declarer): one row per table, whatever the hands."""
+    rows = tables_in_order(
+        tournament, TournamentRound.number, TableSession.state, TableSession.declarer_tally
     )
     return [
         TableScore(
