@@ -12,16 +12,17 @@ from flask import has_app_context, has_request_context
 from scorer.i18n import words
 from scorer.i18n.catalogue import say
 from scorer.i18n.formats import euros
+from scorer.i18n.words import speaking
 from scorer.reports.chart import balance_chart_svg
 from scorer.reports.desk import Desk
-from scorer.reports.paper import clock, in_language, long_date
+from scorer.reports.paper import clock, long_date
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def cards(desk: Desk, lang: str) -> str:
     table = SimpleNamespace(number=3, session=SimpleNamespace(players=["Anton", "<Berta>"]))
-    with in_language(lang):
+    with speaking(lang):
         return desk.render(
             "exports/tournament_cards.html",
             tournament=SimpleNamespace(name="Herbstturnier"),
@@ -44,21 +45,21 @@ def test_money_dates_and_messages_follow_the_language_spoken(tmp_path):
     from scorer.domain.message import msg
 
     moment = datetime(2026, 12, 2, 20, 7)  # stored in UTC: 21:07 on the club's clock
-    with in_language("de"):
+    with speaking("de"):
         assert (euros(-120), long_date(moment), clock(moment)) == (
             "−1,20 €",
             "2. Dezember 2026",
             "21:07",
         )
         assert say(msg("must be text")) == "muss Text sein"
-    with in_language("en"):
+    with speaking("en"):
         assert (euros(-120), long_date(moment)) == ("−€1.20", "2 December 2026")
         assert say(msg("must be text")) == "must be text"
     assert words.current().language == "de"  # no reader: German
 
 
 def test_the_chart_writes_money_in_the_language_spoken():
-    with in_language("en"):
+    with speaking("en"):
         svg = balance_chart_svg(["Anton"], {"Anton": [0, 150]})
     assert "€1.50" in svg
 
@@ -87,9 +88,9 @@ def test_the_clock_is_the_configured_time_zone(tmp_path):
     moment = datetime(2026, 12, 2, 20, 7)  # UTC
     try:
         dispose(make_app(tmp_path, TIMEZONE="Europe/London"))
-        with in_language("en"):
+        with speaking("en"):
             assert clock(moment) == "20:07"
     finally:
         set_clock(TIMEZONE)
-    with in_language("en"):
+    with speaking("en"):
         assert clock(moment) == "21:07"

@@ -4,8 +4,7 @@ the club's time zone, its footer, and the rules block."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -30,14 +29,6 @@ _clock = [TIMEZONE]
 def set_clock(zone: str) -> None:
     """The time zone papers and pages write stored times in (one club per server)."""
     _clock[0] = zone
-
-
-@contextmanager
-def in_language(lang: str) -> Iterator[str]:
-    """Everything said inside is in `lang` (the web layer chooses it: the reader's
-    `scorer.i18n.reader.file_language`)."""
-    with words.speaking(lang) as said:
-        yield said.language
 
 
 def rules_lines(

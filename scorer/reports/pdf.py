@@ -6,7 +6,7 @@ fetched from the network: the fetcher serves files below `static/` and `data:` U
 
 **The reader's language.** A sheet is written in German or English (the web layer chooses:
 `scorer.i18n.reader.file_language`): the HTML is rendered here, in the request, with
-`in_language`, and the child process that lays out the PDF only sees that HTML. The
+`speaking`, and the child process that lays out the PDF only sees that HTML. The
 cached file's name carries the language, so a German and an English sheet of the same
 table are two files.
 
@@ -46,11 +46,11 @@ from scorer.i18n.catalogue import pot_short, say
 from scorer.i18n.formats import SHEET_LOCALE, euros, points_text, sheet_amount, sheet_points
 from scorer.i18n.words import gettext as _
 from scorer.i18n.words import lazy_gettext as _l
+from scorer.i18n.words import speaking
 from scorer.reports.chart import balance_chart_svg, balance_series
 from scorer.reports.desk import Desk
 from scorer.reports.paper import (
     clock,
-    in_language,
     long_date,
     page_footer_css,
     printed_now,
@@ -149,13 +149,13 @@ def render_pdf(session: TableSession, lang: str, desk: Desk) -> bytes:
 
 def sheet_html(session: TableSession, lang: str, desk: Desk) -> str:
     """The score sheet's HTML, in `lang`."""
-    with in_language(lang):
+    with speaking(lang):
         return desk.render("exports/sheet.html", **_sheet_context(session))
 
 
 def sheet_context(session: TableSession, lang: str) -> dict[str, Any]:
     """Everything the template shows, as strings and lists, in `lang`."""
-    with in_language(lang):
+    with speaking(lang):
         return _sheet_context(session)
 
 

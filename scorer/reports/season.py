@@ -1,7 +1,7 @@
 """The season report of a Stammtisch group: the season table, each member's running
 balance as a chart, one line per evening, and the Haferl's history. As a PDF (printed
 like the tournament lists) and as CSV rows (one per evening and member), both in the
-language the web layer chose (`scorer.reports.paper.in_language`)."""
+language the web layer chose (`scorer.i18n.words.speaking`)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from scorer.domain import GAMES, SYSTEMS
 from scorer.i18n.formats import euros
 from scorer.i18n.words import gettext as _
 from scorer.i18n.words import lazy_gettext as _l
+from scorer.i18n.words import speaking
 from scorer.reports.chart import balance_chart_svg
 from scorer.reports.desk import Desk
 from scorer.reports.paper import (
-    in_language,
     local_time,
     long_date,
     page_footer_css,
@@ -68,7 +68,7 @@ def season_pdf(group: Group, season: int, lang: str, desk: Desk) -> bytes:
     (`scorer.reports.printing`)."""
 
     def html() -> str:
-        with in_language(lang):
+        with speaking(lang):
             return _season_html(group, season, desk)
 
     version = version_of(season, group.name, group.members, *groups.live_version(group))

@@ -1,6 +1,6 @@
 """Printed tournament papers: the table assignments of a round, blank score sheets for
 each table (for when a tablet dies) and the standings with a column per round, each in
-the language the web layer chose (`scorer.reports.paper.in_language`), each printed once
+the language the web layer chose (`scorer.i18n.words.speaking`), each printed once
 per version of what it shows (`scorer.reports.printing`): the standings per version of the standings
 (`tournaments.live_version`), a round's papers per seating."""
 
@@ -17,9 +17,9 @@ from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.params import fingerprint
 from scorer.i18n.words import gettext as _
 from scorer.i18n.words import lazy_gettext as _l
+from scorer.i18n.words import speaking
 from scorer.reports.desk import Desk
 from scorer.reports.paper import (
-    in_language,
     long_date,
     page_footer_css,
     printed_now,
@@ -53,7 +53,7 @@ def _render(
     printed before costs the request its version and the file."""
 
     def html() -> str:
-        with in_language(lang):
+        with speaking(lang):
             return desk.render(
                 template,
                 printed=printed_now(),
