@@ -44,7 +44,7 @@ catalogues: $(CATALOGUES)
 # For translators: collect the strings of code and templates, then update both catalogues.
 messages: $(VENV)/.installed
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k msg -k msg_n:1,2 --no-location \
-		--omit-header -o scorer/translations/messages.pot .
+		--omit-header --sort-output -o scorer/translations/messages.pot .
 	$(BIN)/pybabel update -N --no-wrap -i scorer/translations/messages.pot \
 		-d scorer/translations
 

@@ -50,16 +50,33 @@
     var input = form.querySelector("input[name=" + name + "]:checked");
     return input ? input.nextElementSibling.textContent.trim() : "";
   }
-  // "Anton, Hand 76, 83": what the waiting list shows of a hand (its points without a
-  // word, so that a phone's line holds them).
+  function shown(input) { return input && !input.closest("[hidden]"); }
+  // "Anton, Hand 76, 83, Kontra, Pagat: announced, lost": what the waiting list shows of a
+  // hand, all of it (its points without a word, so that a phone's line holds them).
   function summary() {
     var declarer = (form.querySelector("input[name=declarer]:checked") || {}).value || "";
     var contract = checkedLabel("contract");
     var bid = form.querySelector("input[name=bid]:checked");
-    if (bid && bid.value !== "61" && !bid.closest("[hidden]")) contract += " " + bid.value;
+    var durch = form.querySelector("input[name=durch]:checked");
+    if (shown(durch)) contract += " " + durch.nextElementSibling.textContent.trim();
+    else if (shown(bid) && bid.value !== "61") contract += " " + bid.value;
     var parts = [declarer, contract];
     var points = form.elements.points;
-    if (points && points.value !== "" && !points.closest("[hidden]")) parts.push(points.value);
+    if (shown(points) && points.value !== "") parts.push(points.value);
+    ["trump", "bettel", "durch_result"].forEach(function (name) {
+      var input = form.querySelector("input[name=" + name + "]:checked");
+      if (shown(input)) parts.push(checkedLabel(name));
+    });
+    form.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) {
+      if (box.name !== "durch" && shown(box)) parts.push(box.nextElementSibling.textContent.trim());
+    });
+    var kontra = form.querySelector("input[name=doublings]:checked");
+    if (kontra && kontra.value !== "0") parts.push(checkedLabel("doublings"));
+    form.querySelectorAll(".bonus-side select").forEach(function (select) {
+      if (!select.value) return;
+      var name = select.closest("label").querySelector(".visually-hidden").textContent.trim();
+      parts.push(name + ": " + select.options[select.selectedIndex].text);
+    });
     return parts.join(", ");
   }
 
@@ -86,13 +103,15 @@
       else if (el.tagName === "SELECT") el.selectedIndex = 0;
     });
     form.querySelectorAll("details").forEach(function (d) { d.open = false; });
-    form.querySelectorAll(".field-error").forEach(function (p) { p.remove(); });
+    form.querySelectorAll(".field-error, .refilled, input[name=begun]").forEach(function (p) { p.remove(); });
     var sum = form.querySelector(".count-sum");
     if (sum) sum.textContent = "";
     form.dispatchEvent(new CustomEvent("haferl:cleared"));
   }
   // The next hand's number and seats, as the page knows them ahead (no server needed).
-  function advance(number) {
+  // `keep`: a half-entered hand keeps its declarer where he still plays this hand; one
+  // who now deals and sits out is refused beside the field.
+  function advance(number, keep) {
     form.elements.number.value = number;
     var ahead = document.querySelector(".upcoming-seats");
     var line = document.querySelector(".next-seats");
@@ -103,15 +122,24 @@
     var group = form.querySelector(".choices.players");
     var model = group && group.querySelector("label");
     if (!model) return;
+    var chosen = keep ? (group.querySelector("input:checked") || {}).value : null;
     group.querySelectorAll("label").forEach(function (label) { label.remove(); });
     active.forEach(function (name) {
       var label = model.cloneNode(true);
       var input = label.querySelector("input");
       input.value = name;
-      input.checked = false;
+      input.checked = name === chosen;
       label.querySelector("span").textContent = name;
       group.appendChild(label);
     });
+    var row = group.closest(".row");
+    row.querySelectorAll(".field-error").forEach(function (p) { p.remove(); });
+    if (chosen && active.indexOf(chosen) < 0) {
+      var refused = document.createElement("p");
+      refused.className = "field-error";
+      refused.textContent = said("sits-out", { name: chosen, number: number });
+      row.appendChild(refused);
+    }
   }
 
   // While a hand is half entered, or a conflict waits, the server's fresh form waits too.
@@ -125,6 +153,28 @@
   form.addEventListener("haferl:filled", function () {
     if (focusWasIn) focusForm();
     focusWasIn = null;
+  });
+  // A hand came in from another device (live.js): Undo of an earlier hand is no longer
+  // offered, and a half-entered hand (held above) moves to the hand now being played.
+  document.addEventListener("haferl:news", function (event) {
+    var latest = event.detail.hands;
+    var undo = bar.querySelector("[data-undo]");
+    if (undo && parseInt(undo.getAttribute("data-undo"), 10) < latest) {
+      undo.querySelectorAll("form").forEach(function (undoForm) { undoForm.remove(); });
+    }
+    var number = parseInt(form.elements.number.value, 10);
+    if (!load().length && !document.getElementById("conflict") && number <= latest) {
+      // The number it was begun as goes with it: if the hand that came in is this very
+      // one (both devices entered it), the server says so instead of storing it twice.
+      if (!form.elements.begun) {
+        var begun = document.createElement("input");
+        begun.type = "hidden";
+        begun.name = "begun";
+        begun.value = number;
+        form.appendChild(begun);
+      }
+      advance(latest + 1, true);
+    }
   });
 
   // --- the bar ---------------------------------------------------------------------------
@@ -159,6 +209,41 @@
     p.textContent = bar.getAttribute("data-hint") || "";
     bar.appendChild(p);
   }
+
+  // --- the page's form token --------------------------------------------------------------
+  // Renewed while the page is open (see scorer/table/page_token.py): a break of an hour
+  // must not make the next hand "out of date". Every form on the page takes the new one.
+  var tokenUrl = form.getAttribute("data-token"), tokenTimer = null, renewing = null;
+  function renewToken() {
+    if (!tokenUrl) return Promise.resolve(false);
+    if (renewing) return renewing;
+    renewing = fetch(tokenUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        renewing = null;
+        if (!data || !data.csrf_token) return false;
+        document.querySelectorAll("input[name=csrf_token]").forEach(function (input) {
+          input.value = data.csrf_token;
+        });
+        clearTimeout(tokenTimer);
+        tokenTimer = setTimeout(renewToken, data.renew_in_s * 1000);
+        return true;
+      })
+      .catch(function () { renewing = null; return false; });
+    return renewing;
+  }
+  if (tokenUrl) tokenTimer = setTimeout(renewToken, parseInt(form.getAttribute("data-token-renew"), 10) * 1000);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") renewToken();
+  });
+  // Undo and the other buttons of the page post plainly: with a fresh token.
+  document.addEventListener("submit", function (event) {
+    var plain = event.target;
+    if (plain === form || !plain.querySelector("input[name=csrf_token]") || plain.renewed) return;
+    event.preventDefault();
+    plain.renewed = true;
+    renewToken().then(function () { plain.submit(); });
+  });
 
   // --- sending ---------------------------------------------------------------------------
   function retryLater() {
@@ -209,7 +294,12 @@
         showRefusal(entry, data);
         return;
       }
-      if (answer.status === 400) {  // the page's form is out of date (its CSRF token)
+      if (answer.status === 400 && !entry.freshToken) {  // its token expired: once more
+        entry.freshToken = true;
+        renewToken().then(send);
+        return;
+      }
+      if (answer.status === 400) {  // the page's form is out of date even with a fresh token
         failing = true;
         showWaiting();
         var stale = document.createElement("p");
@@ -237,7 +327,7 @@
     panel.setAttribute("data-entry", entry.id);
     document.body.appendChild(panel);
     showWaiting();
-    var first = panel.querySelector("[data-renumber]");
+    var first = panel.querySelector("[data-drop]");
     if (first) first.focus({ preventScroll: true });
   }
 
@@ -322,6 +412,29 @@
   });
 
   // --- saving ------------------------------------------------------------------------------
+  // The first field of a shown `data-required` row that is still empty (the rows the
+  // server's preview names as "still open"), or null: Enter and Eintragen take no hand
+  // that the server would refuse for a missing answer.
+  function stillOpen() {
+    var rows = form.querySelectorAll("[data-required]");
+    for (var i = 0; i < rows.length; i++) {
+      var row = rows[i];
+      if (row.closest("[hidden]")) continue;
+      var name = row.getAttribute("data-required");
+      var inputs = row.querySelectorAll("input[name=" + name + "]");
+      var filled = Array.prototype.some.call(inputs, function (input) {
+        return input.type === "radio" ? input.checked : input.value !== "";
+      });
+      if (name === "points" && !filled) {  // counted with the calculator instead
+        filled = Array.prototype.some.call(row.querySelectorAll("input[name^=count_]"), function (input) {
+          return input.value !== "";
+        });
+      }
+      if (!filled && inputs.length) return inputs[0];
+    }
+    return null;
+  }
+  function changedForm() { form.dispatchEvent(new Event("change")); }
   function enqueue() {
     var fields = [];
     new FormData(form).forEach(function (value, name) {
@@ -348,12 +461,18 @@
       if (input) input.focus();
       return;
     }
+    var open = stillOpen();
+    if (open) {  // the preview in the bar says what (the server's words, the same rows)
+      open.focus();
+      changedForm();
+      return;
+    }
     var conflict = document.getElementById("conflict");
     if (conflict && !conflict.hasAttribute("data-entry")) conflict.remove();
     enqueue();
   });
 
-  window.addEventListener("online", send);
+  window.addEventListener("online", function () { renewToken().then(send); });
   if (window.Haferl && window.Haferl.live) {
     window.Haferl.live.onOnline(function (online) { if (online) send(); });
   }

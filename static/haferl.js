@@ -145,6 +145,17 @@
       strong.textContent = words.name || "";
       link.appendChild(strong);
       link.appendChild(document.createTextNode(" · " + (words.summary || "")));
+      // Hands entered here that the server has not taken yet (entry.js's queue).
+      var waiting = 0;
+      try { waiting = (JSON.parse(localStorage.getItem("haferl.queue." + t.url.split("/")[2])) || []).length; } catch (e) { waiting = 0; }
+      if (waiting) {
+        var note = document.createElement("span");
+        note.className = "waiting-note";
+        note.textContent = waiting === 1 ? recentBox.getAttribute("data-said-waiting-one")
+          : recentBox.getAttribute("data-said-waiting").replace("%(count)s", waiting);
+        link.appendChild(document.createTextNode(" · "));
+        link.appendChild(note);
+      }
       var item = document.createElement("li");
       item.appendChild(link);
       list.appendChild(item);
@@ -170,7 +181,27 @@
     form.querySelectorAll("[data-show-for]").forEach(function (el) {
       el.hidden = el.getAttribute("data-show-for").split(" ").indexOf(c) < 0;
     });
+    // A Durch bid asks "made or lost" once: no Extras toggle beside it, and no card points
+    // when it was made (every trick is all of them).
+    var durch = form.querySelector("input[name=durch]");
+    var isDurch = !!(durch && durch.checked && !durch.closest("[hidden]"));
+    var made = isDurch && !!form.querySelector("input[name=durch_result][value=made]:checked");
+    form.querySelectorAll("[data-durch-only]").forEach(function (el) { el.hidden = !isDurch; });
+    form.querySelectorAll("[data-not-durch]").forEach(function (el) { if (isDurch) el.hidden = true; });
+    form.querySelectorAll("[data-not-durch-made]").forEach(function (el) { if (made) el.hidden = true; });
   }
+  // Durch is one of the bids: ticking it lets go of the number, a number lets go of it.
+  form.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input.name === "durch") {
+      form.querySelectorAll("input[name=bid]").forEach(function (bid) {
+        bid.checked = !input.checked && bid.value === "61";
+      });
+    } else if (input.name === "bid") {
+      var durch = form.querySelector("input[name=durch]");
+      if (durch) durch.checked = false;
+    }
+  });
 
   // Card-count calculator: fills the points field and shows its arithmetic. Its messages
   // come translated from the page (data-at-most …), with %(name)s placeholders to fill.
@@ -231,6 +262,13 @@
     if (open && why) why.open = true;
     preview.removeAttribute("data-keep");
   }
+  // Without the server there is no preview: said, so that a blank bar is not a riddle.
+  function offline() {
+    var p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = preview.getAttribute("data-said-offline");
+    return p.outerHTML;
+  }
   function changed() {
     applyContract();
     if (!previewUrl || !preview) return;
@@ -238,9 +276,9 @@
     timer = setTimeout(function () {
       var mine = ++asked;
       fetch(previewUrl, { method: "POST", body: new FormData(form), credentials: "same-origin" })
-        .then(function (r) { return r.ok ? r.text() : ""; })
-        .then(function (html) { if (mine === asked) show(html); })  // only the latest answer
-        .catch(function () { if (mine === asked) preview.textContent = ""; });
+        .then(function (r) { return r.ok ? r.text() : r.status >= 500 ? null : ""; })
+        .then(function (html) { if (mine === asked) show(html === null ? offline() : html); })
+        .catch(function () { if (mine === asked) show(offline()); });  // only the latest answer
     }, 150);
   }
   form.addEventListener("input", function (event) {

@@ -6,7 +6,8 @@
  * ([data-live-region], by id) take the place of the old ones, and [data-live-fill] elements
  * (the entry form) get the new contents, unless something holds them (an event
  * "haferl:replace" on them that is cancelled: a hand half entered). A short notice says
- * what came in. Nothing here moves the form: the regions above it keep their size, and the
+ * what came in, and "haferl:news" on the document tells the entry form how many hands are
+ * entered now. Nothing here moves the form: the regions above it keep their size, and the
  * notice floats over the page.
  */
 (function () {
@@ -61,6 +62,10 @@
     });
     var news = fresh.getAttribute("data-live-mark") !== watch.getAttribute("data-live-mark");
     watch.setAttribute("data-live-mark", fresh.getAttribute("data-live-mark"));
+    if (news) {  // the hands entered so far (entry.js moves a half-entered hand along)
+      var hands = parseInt(fresh.getAttribute("data-live-mark"), 10);
+      document.dispatchEvent(new CustomEvent("haferl:news", { detail: { hands: hands } }));
+    }
     watch.setAttribute("data-live-etag", fresh.getAttribute("data-live-etag"));
     etag = fresh.getAttribute("data-live-etag");
     return news ? fresh.getAttribute("data-live-news") || fresh.getAttribute("data-live-changed")

@@ -89,8 +89,9 @@ def tapped(hand: Hand) -> dict[str, Any]:
         fields["doublings"] = str(hand.doublings)
     if hand.trump:
         fields["trump"] = hand.trump
-    if hand.bid == "durch":
+    if hand.bid == "durch":  # the bid, then made or lost: once
         fields["durch"] = "y"
+        fields["durch_result"] = "made" if hand.all_tricks else "lost"
     elif hand.bid != 61:
         fields["bid"] = str(hand.bid)
     if hand.points is not None:
@@ -99,7 +100,7 @@ def tapped(hand: Hand) -> dict[str, Any]:
         fields["bettel"] = "won" if hand.no_tricks else "lost"
     else:
         for flag in ("all_tricks", "no_tricks"):
-            if getattr(hand, flag):
+            if getattr(hand, flag) and not (flag == "all_tricks" and hand.bid == "durch"):
                 fields[flag] = "y"
     states = {(False, True): "made", (False, False): "lost", (True, True): "announced"}
     states[(True, False)] = "announced_failed"

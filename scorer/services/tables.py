@@ -42,7 +42,7 @@ from scorer.services.table_ledger import (
     refold,
 )
 from scorer.store.database import db, unit_of_work
-from scorer.store.errors import Conflict, HandExists, NotFound
+from scorer.store.errors import Conflict, HandExists, LaterHandExists, NotFound
 from scorer.store.hand_writes import write_hand
 from scorer.store.models import (
     HandRecord,
@@ -113,12 +113,14 @@ def record_hand(
     dealer: str | None = None,
     idempotency_key: str | None = None,
     number: Any = None,
+    begun: Any = None,
 ) -> tuple[HandRecord, bool]:
     """Append a hand; returns (record, created). A repeated `idempotency_key` returns the
     hand it first stored; the same key with a different hand is refused. `number`, when
     given, is the number the device showed for the hand: if that hand is stored already
     (another device entered it) nothing is stored (`HandExists`), and a number beyond the
-    next is refused."""
+    next is refused. `begun`: the number the hand was begun as, when the device's form moved
+    on since (see `_check_not_entered_since`)."""
     if idempotency_key:
         existing = db.session.scalar(
             select(HandRecord).where(
@@ -144,6 +146,7 @@ def record_hand(
             )
         )
     _check_number(session, number)
+    _check_not_entered_since(session, hand, begun, number)
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -195,6 +198,38 @@ def _check_number(session: TableSession, number: Any) -> None:
     ).one()
     row = dict(stored._mapping)
     voided = row.pop("voided")
+    raise _stored_first(session, row, voided)
+
+
+SINCE_AT_MOST = 12
+"""How many hands back a moved form's hand is compared with those entered since."""
+
+
+def _check_not_entered_since(session: TableSession, hand: Hand, begun: Any, number: Any) -> None:
+    """A hand begun as `begun` on a device whose half-entered form moved on to `number`
+    because other hands came in live: when one of those is this very hand (both devices
+    entered it), that hand is the conflict. Entered twice, it would be stored twice."""
+    if not isinstance(begun, int) or not isinstance(number, int):
+        return
+    if isinstance(begun, bool) or not max(1, number - SINCE_AT_MOST) <= begun < number:
+        return
+    rows = db.session.execute(
+        select(*(getattr(HandRecord, c) for c in HAND_COLUMNS)).where(
+            HandRecord.session_id == session.id,
+            HandRecord.number >= begun,
+            HandRecord.number < number,
+            HandRecord.voided.is_(False),
+        )
+    )
+    facts = hand.to_json()
+    for stored in rows:
+        if stored.facts == facts:
+            raise _stored_first(session, dict(stored._mapping), voided=False)
+
+
+def _stored_first(session: TableSession, row: dict[str, Any], voided: bool) -> HandExists:
+    """The conflict of a hand whose number another device entered first: stored `row`."""
+    number, following = row["number"], session.hand_count + 1
     summary = hand_summary(session.game, row["facts"])
     said = (
         msg(
@@ -210,7 +245,7 @@ def _check_number(session: TableSession, number: Any) -> None:
             hand=summary,
         )
     )
-    raise HandExists(said, row, voided, following)
+    return HandExists(said, row, voided, following)
 
 
 @unit_of_work
@@ -252,6 +287,34 @@ def void_hand(
     _history(session, "void", number, before)
     events.hand_changed.send(session, number=number, before=before, after=None, by=by)
     return record
+
+
+@unit_of_work
+def undo_hand(
+    session: TableSession, number: int, version: Any, by: Organiser | None = None
+) -> HandRecord:
+    """Undo on the table page: strike hand `number` (read at `version`) so that it goes back
+    into the form, but only while it is the latest live hand. When another device entered a
+    later hand meanwhile, `LaterHandExists` and nothing is struck: the hand is corrected in
+    its own form instead, and the dealer and who sits out stay those of the real table."""
+    later = db.session.scalar(
+        select(HandRecord.number)
+        .where(
+            HandRecord.session_id == session.id,
+            HandRecord.number > number,
+            HandRecord.voided.is_(False),
+        )
+        .order_by(HandRecord.number.desc())
+        .limit(1)
+    )
+    if later is not None:
+        said = msg(
+            "Hand %(later)s is entered already: correct hand %(number)s in its form?",
+            later=later,
+            number=number,
+        )
+        raise LaterHandExists(said, number, later)
+    return void_hand(session, number, version, by)
 
 
 def _require_correctable(session: TableSession, by: Organiser | None) -> None:

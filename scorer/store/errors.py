@@ -26,3 +26,12 @@ class HandExists(Conflict):
     def __init__(self, message: Msg, hand: Mapping[str, Any], voided: bool, next_number: int):
         super().__init__(message)
         self.hand, self.voided, self.next_number = hand, voided, next_number
+
+
+class LaterHandExists(Conflict):
+    """Undo of hand `number` when another device has entered hand `later` since: nothing is
+    struck (Undo corrects the hand it names, never "the latest" a device believes)."""
+
+    def __init__(self, message: Msg, number: int, later: int):
+        super().__init__(message)
+        self.number, self.later = number, later

@@ -270,6 +270,11 @@ class HandForm(FlaskForm):
     )
     bid = WholeNumberField(_l("Bid"), [Optional()], default=61, render_kw={"inputmode": "numeric"})
     durch = BooleanField(_l("Durch announced"))
+    durch_result = RadioField(
+        _l("Durch"),
+        choices=options([("made", _l("made: every trick")), ("lost", _l("lost"))]),
+        validate_choice=False,
+    )
     points = WholeNumberField(_l("Card points"), [Optional()], render_kw={"inputmode": "numeric"})
     points_of = RadioField(
         _l("Card points of"),
@@ -391,7 +396,20 @@ def facts_from_form(form, game: Game) -> dict[str, Any]:
             bonuses.append({"id": bonus_id, "side": side, "announced": announced, "made": made})
     if bonuses:
         facts["bonuses"] = bonuses
+    if facts.get("bid") == "durch":
+        durch_outcome(facts, form.durch_result.data, game.total)
     return facts
+
+
+def durch_outcome(facts: dict[str, Any], result: str | None, total: int) -> None:
+    """A Durch bid is made or lost, tapped once: made is every trick (all the card points);
+    lost keeps the points typed. The Extras toggle is not asked beside it."""
+    if result not in ("made", "lost"):
+        raise RuleError.one("durch_result", msg("Durch: made or lost?"))
+    facts.pop("all_tricks", None)
+    if result == "made":
+        facts.pop("defender_points", None)
+        facts.update(points=total, all_tricks=True)
 
 
 def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
@@ -403,6 +421,7 @@ def form_data_from_facts(facts: dict[str, Any], version: int) -> dict[str, Any]:
         "trump": facts.get("trump"),
         "bid": bid if isinstance(bid, int) else 61,
         "durch": bid == "durch",
+        "durch_result": ("made" if facts.get("all_tricks") else "lost") if bid == "durch" else None,
         "points": facts.get("points"),
         "points_of": "declarer",
         "all_tricks": facts.get("all_tricks", False),

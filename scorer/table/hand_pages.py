@@ -18,17 +18,24 @@ from flask_babel import ngettext
 from scorer.domain import GAMES, RuleError
 from scorer.domain.ledger import LedgerState
 from scorer.domain.validation import whole_number
-from scorer.i18n.catalogue import say
+from scorer.i18n.catalogue import say, say_error
 from scorer.live import conditional, live_etag
 from scorer.services import table_ledger, tables
-from scorer.store.errors import NotFound
+from scorer.store.errors import LaterHandExists, NotFound
 from scorer.table.blueprint import bp
 from scorer.table.forms import (
+    COUNTS,
     attach_errors,
     form_data_from_facts,
     options,
 )
-from scorer.table.routes import hand_from_form, latest_news, organiser_here, table_hand_form
+from scorer.table.routes import (
+    hand_from_form,
+    latest_news,
+    organiser_here,
+    remember_refill,
+    table_hand_form,
+)
 from scorer.table.view import game_and_system
 
 
@@ -50,11 +57,7 @@ def edit_preview(number: int):
 
 
 def render_preview(form, state: LedgerState, number: int, dealer: str | None = None):
-    missing = [
-        str(form[name].label.text) for name in ("declarer", "contract") if not form[name].data
-    ]
-    if form.contract.data == "bettel" and not form.bettel.data:
-        missing.append(_("won or lost"))
+    missing = still_open(form, GAMES[g.table.game])
     if missing:
         return render_template("_preview.html", missing=missing)
     try:
@@ -66,6 +69,29 @@ def render_preview(form, state: LedgerState, number: int, dealer: str | None = N
             errors={field: [say(m) for m in messages] for field, messages in exc.fields.items()},
         )
     return render_template("_preview.html", entry=entry, game=GAMES[g.table.game])
+
+
+def still_open(form, game) -> list[str]:
+    """What the hand being entered still lacks, as the form's `data-required` rows say it
+    (entry.js asks the same before it takes a hand): said quietly, not as an error."""
+    contract = form.contract.data
+    missing = [
+        str(form[name].label.text) for name in ("declarer", "contract") if not form[name].data
+    ]
+    if contract == "bettel":
+        if not form.bettel.data:
+            missing.append(_("won or lost"))
+        return missing
+    if game.trump_required and contract and not form.trump.data:
+        missing.append(_("Trump"))
+    durch = game.bids and form.durch.data
+    if durch and form.durch_result.data not in ("made", "lost"):
+        missing.append(_("Durch: made or lost"))
+    counted = any(form[f"count_{name}"].data for name in COUNTS[game.counting])
+    made = durch and form.durch_result.data == "made"
+    if contract and form.points.data is None and not counted and not made:
+        missing.append(str(form.points.label.text))
+    return missing
 
 
 HANDS_PER_PAGE = 100
@@ -147,27 +173,10 @@ def void(number: int):
     record = live_hand(number)
     if request.method == "POST":
         version = whole_number(request.form.get("version"))
+        if request.form.get("next") == "table":
+            return undo(number, version)
         tables.void_hand(g.table, number, version, by=organiser_here())
         later = table_ledger.live_hands_after(g.table, number)
-        if request.form.get("next") == "table":  # Undo: the hand goes back into the form
-            flash(
-                ngettext(
-                    "Hand %(number)s taken back; the hand after it is settled anew. It is "
-                    "back in the form: correct it and enter it again.",
-                    "Hand %(number)s taken back; the %(num)d hands after it are settled anew. "
-                    "It is back in the form: correct it and enter it again.",
-                    later,
-                    number=number,
-                )
-                if later
-                else _(
-                    "Hand %(number)s taken back. It is back in the form: correct it and "
-                    "enter it again.",
-                    number=number,
-                ),
-                "undone",
-            )
-            return redirect(url_for("table.table", wieder=number))
         flash(
             ngettext(
                 "Hand %(number)s struck out; the hand after it is settled anew.",
@@ -183,6 +192,28 @@ def void(number: int):
     return render_template(
         "confirm_void.html", table=g.table, record=record, game=GAMES[g.table.game]
     )
+
+
+def undo(number: int, version: int | str | None):
+    """Undo under the bar of a saved hand: hand `number` goes back into the form, once (the
+    next load of the table takes it out of the cookie, a reload shows an empty form). When
+    another device entered a later hand meanwhile, nothing is struck: the player is asked to
+    correct the hand in its own form."""
+    try:
+        tables.undo_hand(g.table, number, version, by=organiser_here())
+    except LaterHandExists as exc:
+        return render_template(
+            "undo_refused.html", table=g.table, said=say_error(exc), number=exc.number
+        ), 409
+    remember_refill(g.table.key, number)
+    flash(
+        _(
+            "Hand %(number)s taken back. It is back in the form: correct it and enter it again.",
+            number=number,
+        ),
+        "undone",
+    )
+    return redirect(url_for("table.table"))
 
 
 def declarers(record) -> list:

@@ -15,6 +15,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -26,7 +27,7 @@ from scorer.domain.limits import FORM_PLAYERS
 from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES
 from scorer.i18n.catalogue import say, say_error
-from scorer.live import conditional, live_etag
+from scorer.live import conditional, is_live_poll, live_etag
 from scorer.services import director, groups, table_ledger, tables
 from scorer.store import table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
@@ -44,6 +45,7 @@ from scorer.table.forms import (
     requested_rules,
     wrong_system,
 )
+from scorer.table.page_token import renew_in_s
 from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
@@ -234,23 +236,51 @@ def latest_news(table) -> str:
     )
 
 
+REFILL = "refill"
+"""The cookie session's note of the hand Undo just put back: `{"table": key, "number": N}`,
+read (and dropped) by the next load of that table's page, so that a reload never brings the
+hand back again."""
+
+
+def remember_refill(key: str, number: int) -> None:
+    session[REFILL] = {"table": key, "number": number}
+
+
+def take_refill() -> int | None:
+    """The number of the hand Undo put back into this table's form, once; None else. A live
+    poll does not take it (the player's own next page does)."""
+    if is_live_poll() or REFILL not in session:
+        return None
+    refill = session.pop(REFILL)
+    if not isinstance(refill, dict) or refill.get("table") != g.table.key:
+        return None
+    number = refill.get("number")
+    return number if isinstance(number, int) else None
+
+
 @bp.get("/t/<key>")
 def table():
-    """The table. After Undo (`?wieder=N`, N a hand just struck out) the form holds that
-    hand again, to be corrected and saved anew. A watching device gets `304` while the
-    table is unchanged."""
-    data = {}
-    undone = whole_number(request.args.get("wieder"))
-    if isinstance(undone, int):
-        record = table_ledger.voided_hand(g.table, undone)
-        if record is not None:
-            data = form_data_from_facts(record.facts, record.version)
-    return conditional(
-        table_etag(g.table.version), lambda: render_table(table_hand_form(data=data))
-    )
+    """The table. Right after Undo the form holds the hand taken back, to be corrected and
+    saved anew (once: see `take_refill`). A watching device gets `304` while the table is
+    unchanged. An address from before (`?wieder=N`) is the table's own: it refills nothing."""
+    if "wieder" in request.args:
+        return redirect(url_for("table.table"))
+    undone = take_refill()
+    record = table_ledger.voided_hand(g.table, undone) if undone is not None else None
+    if record is None:
+        return conditional(
+            table_etag(g.table.version), lambda: render_table(table_hand_form(data={}))
+        )
+    form = table_hand_form(data=form_data_from_facts(record.facts, record.version))
+    return render_table(form, refilled=record.number)
 
 
-def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None):
+def render_table(
+    form,
+    status: int = 200,
+    conflict: dict[str, Any] | None = None,
+    refilled: int | None = None,
+):
     table = g.table
     game, system = game_and_system(table)
     ledger = table_ledger.ledger_for(table)
@@ -266,6 +296,8 @@ def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None
         upcoming=upcoming,
         next_number=posted or table.hand_count + 1,
         conflict=conflict,
+        refilled=refilled,
+        token_renew_s=renew_in_s(),
         params=table_ledger.rules_for(table).params,
         recent_hands=table_ledger.latest_hands(table, 12),
         final=table_ledger.settlement(table).balances if table.closed else None,
@@ -278,13 +310,13 @@ def render_table(form, status: int = 200, conflict: dict[str, Any] | None = None
 
 
 def recorded_hand(
-    table: TableSession, hand: Hand, key: str | None, number: int | None
+    table: TableSession, hand: Hand, key: str | None, number: Any, begun: Any = None
 ) -> tuple[dict[str, Any], int]:
     """Record `hand` (a write of the table's queue) and read, before the commit, what the
     bar under the form says about it, and the table's version after it. The write may run
     in another request's thread and transaction (`table_queue`): what it gives back is
     plain data, never an object of that transaction's session."""
-    record = tables.record_hand(table, hand, None, key, number)[0]
+    record = tables.record_hand(table, hand, None, key, number, begun)[0]
     declarer = record.facts["declarer"]
     recorded = {
         "number": record.number,
@@ -306,9 +338,10 @@ def record():
         try:
             key = idempotency_key(request.headers.get("Idempotency-Key"))
             number = entered_number(form)
+            begun = whole_number(request.form.get("begun"))  # where a moved form began
             hand = hand_from_form(form)
             recorded, version = table_queue.write_table(
-                g.table.key, lambda table: recorded_hand(table, hand, key, number)
+                g.table.key, lambda table: recorded_hand(table, hand, key, number, begun)
             )
         except HandExists as exc:
             return answer_conflict(form, hand, exc)
@@ -356,8 +389,12 @@ def answer_conflict(form, hand: Hand, exc: HandExists):
     """Another device entered this hand's number first: nothing was stored. The player's
     entry stays (in the form, or in haferl.js's queue) with the stored hand beside it."""
     g.table = table_rows.get_session(g.table.key)  # as stored now, for the page and numbers
+    same = not exc.voided and Hand.from_json(exc.hand["facts"]).to_json() == hand.to_json()
     conflict = {
-        "said": say_error(exc),
+        "said": _("Hand %(number)s is entered already, exactly so.", number=exc.hand["number"])
+        if same
+        else say_error(exc),
+        "same": same,
         "mine": say(table_ledger.hand_summary(g.table.game, hand.to_json())),
         "next_number": exc.next_number,
     }
