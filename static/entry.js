@@ -19,6 +19,7 @@
   var bar = document.getElementById("preview");  // what the hand would pay, or was saved
   var waiting = document.getElementById("waiting");  // the queue, while it holds hands
   var sending = false, failing = false, retryTimer = null, focusWasIn = null;
+  var freshTokenFor = null;  // the hand sent once more with a fresh token
 
   // --- the queue in this device's storage ------------------------------------------------
   var kept = null;  // when the storage refuses (private mode): this page's memory only
@@ -103,7 +104,7 @@
       else if (el.tagName === "SELECT") el.selectedIndex = 0;
     });
     form.querySelectorAll("details").forEach(function (d) { d.open = false; });
-    form.querySelectorAll(".field-error, .refilled, input[name=begun]").forEach(function (p) { p.remove(); });
+    form.querySelectorAll(".field-error, .form-note, input[name=begun]").forEach(function (p) { p.remove(); });
     var sum = form.querySelector(".count-sum");
     if (sum) sum.textContent = "";
     form.dispatchEvent(new CustomEvent("haferl:cleared"));
@@ -173,7 +174,14 @@
         begun.value = number;
         form.appendChild(begun);
       }
+      form.querySelectorAll(".form-note").forEach(function (p) { p.remove(); });
+      var note = document.createElement("p");
+      note.className = "form-note";
+      note.setAttribute("role", "status");
+      note.textContent = said("moved", { number: number, next: latest + 1 });
+      form.elements.number.insertAdjacentElement("afterend", note);
       advance(latest + 1, true);
+      changedForm();  // the preview, for the hand as it stands now
     }
   });
 
@@ -229,7 +237,14 @@
         tokenTimer = setTimeout(renewToken, data.renew_in_s * 1000);
         return true;
       })
-      .catch(function () { renewing = null; return false; });
+      .catch(function () { renewing = null; return false; })
+      .then(function (ok) {
+        if (!ok) {  // no answer (the Wi-Fi, the server): ask again soon
+          clearTimeout(tokenTimer);
+          tokenTimer = setTimeout(renewToken, RETRY_MS * 10);
+        }
+        return ok;
+      });
     return renewing;
   }
   if (tokenUrl) tokenTimer = setTimeout(renewToken, parseInt(form.getAttribute("data-token-renew"), 10) * 1000);
@@ -279,6 +294,7 @@
       failing = false;
       var data = answer.data;
       if (answer.status === 201) {
+        freshTokenFor = null;
         drop(entry.id);
         if (load().length) { send(); return; }
         showWaiting();
@@ -294,8 +310,8 @@
         showRefusal(entry, data);
         return;
       }
-      if (answer.status === 400 && !entry.freshToken) {  // its token expired: once more
-        entry.freshToken = true;
+      if (answer.status === 400 && freshTokenFor !== entry.id) {  // its token expired: once more
+        freshTokenFor = entry.id;
         renewToken().then(send);
         return;
       }
@@ -325,6 +341,7 @@
     holder.innerHTML = data.conflict;
     var panel = holder.firstElementChild;
     panel.setAttribute("data-entry", entry.id);
+    panel.setAttribute("data-next", data.next_number);
     document.body.appendChild(panel);
     showWaiting();
     var first = panel.querySelector("[data-drop]");
@@ -385,6 +402,11 @@
       }
       store(queue);
       showWaiting();
+      var next = parseInt(panel.getAttribute("data-next"), 10);
+      if (!queue.length && !number && next) {
+        // Mine dropped: the form enters the table's next hand (mine had been counted in).
+        advance(next, true);
+      }
       if (!queue.length) {
         hint();
         if (window.Haferl && window.Haferl.live) window.Haferl.live.refresh();
