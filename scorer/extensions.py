@@ -37,6 +37,15 @@ IMPORTS = limiter.shared_limit(
     methods=["POST"],
     exempt_when=lambda: rate_limits_off(),
 )
+OPEN_BY_CODE = limiter.shared_limit(
+    "10 per minute; 60 per hour",
+    scope="open-by-code",
+    methods=["POST"],
+    deduct_when=lambda response: response.status_code == 422,
+    exempt_when=lambda: rate_limits_off(),
+)
+"""Codes typed on the start page that open no table, per address: a player who mistypes
+tries again; a script that guesses short codes is refused (429) long before it finds one."""
 PDFS = limiter.shared_limit(
     "20 per minute; 200 per hour", scope="pdfs", exempt_when=lambda: rate_limits_off()
 )

@@ -389,3 +389,61 @@ def test_enter_takes_no_incomplete_hand(table, game, system, players, contract, 
     page.wait_for_timeout(500)
     assert table.hands() == []
     shot(page, f"incomplete-{game}-{contract}-tablet")
+
+
+# --- 6. A short table code -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-GB"])
+def test_a_second_device_joins_by_typing_the_short_code(table, locale):
+    table.create()
+    tablet, phone = table.device("tablet", locale), table.device("phone", locale)
+    open_table(tablet, table)
+    code = tablet.inner_text(".qr .code")
+    assert len(code) == 9 and code[4] == "-"
+    box = tablet.locator(".qr").bounding_box()
+    assert box["x"] + box["width"] <= tablet.viewport_size["width"]
+    tablet.locator(".qr").scroll_into_view_if_needed()
+    shot(tablet, f"code-on-the-table-tablet-{locale[:2]}")
+    phone.goto("/")
+    phone.locator("#code").fill(code.lower().replace("-", " "))  # as typed on a phone
+    shot(phone, f"code-typed-phone-{locale[:2]}")
+    with phone.expect_navigation():
+        Taps(phone).tap(phone.locator(".open-form button"))
+    assert phone.url.endswith(f"/t/{table.key}")
+    phone.goto("/")
+    phone.locator("#code").fill("AAAA-AAAA")
+    with phone.expect_navigation():
+        Taps(phone).tap(phone.locator(".open-form button"))
+    assert phone.locator(".open-form .field-error").is_visible()
+    shot(phone, f"code-wrong-phone-{locale[:2]}")
+
+
+# --- 4. Offline, the player knows what he has --------------------------------------------
+
+
+def test_offline_the_preview_the_waiting_list_and_the_start_page_say_what_waits(table):
+    table.create()
+    page = table.device("phone")
+    open_table(page, table)
+    # The server is out of reach for the writes and the preview (the pages came before).
+    page.route("**/t/*/spiel", lambda route: route.abort())
+    page.route("**/t/*/vorschau", lambda route: route.abort())
+    enter(page, "Berta", "Frage", 66)
+    tap_value(page, "doublings", "1")
+    page.wait_for_selector("#preview >> text=Keine Vorschau ohne Server")
+    shot(page, "offline-preview-phone")
+    save(page)
+    page.wait_for_selector("#waiting >> text=Offline – 1 Spiel wartet")
+    assert "#1 · Berta, Frage, 66, Kontra" in page.inner_text("#waiting")
+    shot(page, "offline-waiting-kontra-phone")
+    page.goto("/")
+    recent = page.locator("[data-recent-tables]")
+    assert "1 Spiel wartet aufs Senden" in recent.inner_text()
+    shot(page, "offline-start-page-phone")
+    page.unroute("**/t/*/spiel")
+    page.unroute("**/t/*/vorschau")
+    Taps(page).tap(recent.locator("a").first)
+    saved(page, 1)
+    assert table.hands() == [(1, "Berta", 66)]
+    assert table.session()["hands"][0]["hand"]["doublings"] == 1

@@ -35,7 +35,7 @@ from sqlalchemy import MetaData, create_engine, inspect, select, text
 from scorer import serve
 from scorer.services import table_ledger
 from scorer.services import tournaments as ops
-from scorer.store import backups
+from scorer.store import backups, table_codes
 from scorer.store.database import db
 from scorer.store.models import HandRecord, TableSession, Tournament
 from tests.conftest import DATA
@@ -182,10 +182,16 @@ def test_an_upgraded_release_database_gives_the_same_answers_and_takes_new_hands
         assert settlement["balances"] == old["settlement"], key
         assert settlement["transfers"] == old["transfers"], key
     with app.app_context():
+        codes, rows = set(), 0
         for stored in db.session.scalars(select(TableSession)):
+            rows += 1
             _, fresh = table_ledger.fold_session(stored)
             assert fresh.balances == stored.state["balances"], stored.key
             assert fresh.pot == stored.state["pot"], stored.key
+            # Every table has its short code (6b7c8d9e0f1a), each its own.
+            assert table_codes.normalized(stored.short_code or "") == stored.short_code
+            codes.add(stored.short_code)
+        assert len(codes) == rows
         db.session.remove()
 
     for key, old in answers["groups"].items():

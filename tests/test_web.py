@@ -303,7 +303,7 @@ def test_open_table_by_code_or_link(client):
         assert response.status_code == 302 and response.headers["Location"].endswith(key)
     response = client.post("/oeffnen", data={"code": "x" * 30})
     assert response.status_code == 422
-    assert "Kein Tisch mit diesem Code" in response.get_data(as_text=True)
+    assert "Kein offener Tisch mit diesem Code" in response.get_data(as_text=True)
 
 
 def test_unknown_table_is_a_friendly_404(client):

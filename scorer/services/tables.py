@@ -44,6 +44,7 @@ from scorer.services.table_ledger import (
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, HandExists, LaterHandExists, NotFound
 from scorer.store.hand_writes import write_hand
+from scorer.store.table_codes import new_code
 from scorer.store.models import (
     HandRecord,
     HistoryEvent,
@@ -88,6 +89,7 @@ def create_session(
     name = clean_name(name, "name", MAX_TABLE_NAME) if (name or "").strip() else "Tarockrunde"
     session = TableSession(
         key=new_key(),
+        short_code=new_code(),
         name=name,
         game=game,
         system=system,

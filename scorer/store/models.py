@@ -41,6 +41,8 @@ class TableSession(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    short_code: Mapped[str | None] = mapped_column(String(8), unique=True, index=True, default=None)
+    """What a second device types instead of the key (`scorer.store.table_codes`)."""
     name: Mapped[str] = mapped_column(String(MAX_TABLE_NAME))
     game: Mapped[str] = mapped_column(String(MAX_ID))
     system: Mapped[str] = mapped_column(String(MAX_ID))

@@ -25,11 +25,11 @@ from scorer.domain import GAMES, Hand, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.limits import FORM_PLAYERS
 from scorer.domain.validation import idempotency_key, whole_number
-from scorer.extensions import NEW_TABLES
+from scorer.extensions import NEW_TABLES, OPEN_BY_CODE
 from scorer.i18n.catalogue import say, say_error
 from scorer.live import conditional, is_live_poll, live_etag
 from scorer.services import director, groups, table_ledger, tables
-from scorer.store import table_queue, table_rows
+from scorer.store import table_codes, table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import Organiser, TableSession
 from scorer.table.blueprint import bp
@@ -83,6 +83,10 @@ def table_context() -> dict[str, Any]:
     # Read (a state per change of players) only by a page that lists hands, and once.
     changes = cache(lambda: seat_changes(table, ledger) if ledger.lineups else {})
     return {
+        # Typed on a second device's start page; it opens the table while the table is open.
+        "table_code": None
+        if table.closed or not table.short_code
+        else table_codes.shown(table.short_code),
         "has_pot": ledger.has_pot,
         "points": table.points_only,
         "everyone": ledger.everyone,
@@ -126,21 +130,26 @@ def index():
 
 
 @bp.post("/oeffnen")
+@OPEN_BY_CODE
 def open_table():
+    """A table by its link, its key or its short code (an open table's only)."""
     form = OpenTableForm()
     if form.validate_on_submit():
-        match = KEY_PATTERN.search(form.code.data.strip())
-        if match:
+        typed = form.code.data.strip()
+        match = KEY_PATTERN.search(typed)
+        for find in (
+            lambda: table_codes.open_table_by_code(typed),
+            lambda: table_rows.get_session(match.group(1) if match else ""),
+        ):
             try:
-                table = table_rows.get_session(match.group(1))
+                table = find()
             except NotFound:
-                pass
-            else:
-                return redirect(url_for("table.table", key=table.key))
+                continue
+            return redirect(url_for("table.table", key=table.key))
         form.code.errors.append(
             _(
-                "No table with this code. Paste the whole link "
-                "or type in the code under the QR code."
+                "No open table with this code. Type the code under the QR code "
+                "(like K7M3-QXZ9), or paste the whole link."
             )
         )
     return render_template("index.html", tables=[], open_form=form, games=GAMES), 422
