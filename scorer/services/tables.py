@@ -44,7 +44,6 @@ from scorer.services.table_ledger import (
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, HandExists, LaterHandExists, NotFound
 from scorer.store.hand_writes import write_hand
-from scorer.store.table_codes import new_code
 from scorer.store.models import (
     HandRecord,
     HistoryEvent,
@@ -53,6 +52,7 @@ from scorer.store.models import (
     TournamentTable,
     utcnow,
 )
+from scorer.store.table_codes import new_code
 from scorer.store.table_rows import new_key
 
 if TYPE_CHECKING:
