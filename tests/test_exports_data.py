@@ -311,7 +311,7 @@ def test_csv_has_bom_header_and_one_row_per_live_hand_and_player(client, evening
 
 
 GERMAN_COLUMNS = [
-    "Nr.", "Runde", "Geber", "Spieler", "Spiel", "Trumpf", "Gereizt", "Augen", "Ergebnis",
+    "Nr.", "Runde", "Geber", "Spieler", "Spiel", "Trumpf", "Gereizt", "Extras", "Augen", "Ergebnis",
     "Name", "Cent", "Euro", "Haferl danach (Cent)",
 ]  # fmt: skip
 
@@ -407,7 +407,7 @@ def test_points_scored_table_has_points_not_euros(app, client):
         db.session.commit()
         key = session.key
     rows = csv_table(client, key)
-    assert rows[0] == [*GERMAN_COLUMNS[:10], "Punkte"]
+    assert rows[0] == [*GERMAN_COLUMNS[:11], "Punkte"]
     assert len(rows) == 1 + 3
 
 

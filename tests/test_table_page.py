@@ -1,5 +1,7 @@
-"""The table page as players use it: the entry bar, Undo back into the form, hand numbers,
-the edit preview, Bettel won or lost, a closed evening and reopening it."""
+"""The table page as players use it: the entry bar, Undo back into the form (once, and never
+past another device's hand), hand numbers, the edit preview, Bettel and Durch won or lost,
+what is still open, the same hand twice, a fresh form token, a closed evening and
+reopening it."""
 
 from __future__ import annotations
 
@@ -7,8 +9,10 @@ import json
 import re
 from html import unescape as html_unescape
 
+from scorer.store.database import db
 from tests.conftest import PostedFields, dispose, make_app
-from tests.test_web import new_table, table_url
+from tests.test_pdf import german_euros
+from tests.test_web import PLAYERS, new_table, table_url
 
 FRAGE = {"contract": "frage", "points": "70", "points_of": "declarer"}
 
@@ -284,3 +288,160 @@ def test_a_page_open_past_its_tokens_lifetime_saves_with_a_fresh_one(tmp_path, m
         assert saved.status_code == 201
     finally:
         dispose(app)
+
+
+def test_a_closed_evening_shows_the_settle_up_and_can_be_reopened(client):
+    url = table_url(new_table(client))
+    record(client, url)
+    open_html = client.get(url).get_data(as_text=True)
+    assert "gibt:" in open_html
+    assert client.post(url + "/schliessen").status_code == 302
+    html = client.get(url).get_data(as_text=True)
+    assert "Abend beendet" in html
+    assert "gibt:" not in html and "Spiel 2" not in html
+    assert 'class="entry-bar"' not in html
+    settled = session_json(client, url)
+    # The balances shown are those of the settle-up: the Haferl is shared out.
+    key = url.rsplit("/", 1)[-1]
+    final = client.get(f"/api/v1/sessions/{key}/settlement").get_json()["balances"]
+    for name in PLAYERS:
+        cents = final[name]
+        shown = german_euros(cents, True)
+        assert re.search(
+            rf"<bdi>{name}</bdi></span>\s*<span class=\"money[^\"]*\">{re.escape(shown)}", html
+        ), name
+    assert settled["closed"] is True
+    assert "Wieder öffnen" in html
+    assert client.post(url + "/oeffnen").status_code == 302
+    html = client.get(url).get_data(as_text=True)
+    assert "Der Abend ist wieder offen." in html
+    assert "Spiel 2 · gibt:" in html
+    record(client, url, declarer="Berta")
+    assert len(session_json(client, url)["hands"]) == 2
+    # Reopening an open evening changes nothing and says why.
+    response = client.post(url + "/oeffnen", follow_redirects=True)
+    assert "Der Abend ist noch offen" in response.get_data(as_text=True)
+
+
+def test_durch_and_a_short_pot_are_shown_in_the_list_and_on_the_sheet(client):
+    """A Durch and a pot that could not pay all it owed are visible without "warum?"."""
+    from tests.test_pdf import pdf_text
+
+    created = client.post(
+        "/api/v1/sessions",
+        json={
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "players": PLAYERS3,
+            "params": {"stake_cents": 10},
+        },
+    ).get_json()
+    key = created["key"]
+    hand = {"declarer": "Anton", "contract": "frage", "points": 120, "all_tricks": True}
+    stored = client.post(f"/api/v1/sessions/{key}/hands", json=hand).get_json()
+    assert stored["round_end"] is True
+    html = client.get(f"/t/{key}/spiele").get_data(as_text=True)
+    assert '<span class="badge">Durch</span>' in html
+    assert "Haferl reichte nicht" in html and "im Haferl sind nur noch 30 der" in html
+    text = pdf_text(client.get(f"/api/v1/sessions/{key}/export.pdf").data)[1]
+    assert "Durch" in text
+    assert "im Haferl sind nur noch 30 der" in text.replace("\n", " ")
+
+
+def change_players(client, url: str, names: list[str], dealer: int | None = None, **extra):
+    page = client.get(url + "/spieler")
+    assert page.status_code == 200
+    fields = dict(PostedFields_for(page.get_data(as_text=True), "lineup"))
+    for i in range(4):
+        fields[f"player_{i}"] = names[i] if i < len(names) else ""
+    if dealer is not None:
+        fields["next_dealer"] = str(dealer)
+    fields.update(extra)
+    return client.post(url + "/spieler", data=fields)
+
+
+def PostedFields_for(html: str, form_class: str) -> list[tuple[str, str]]:  # noqa: N802
+    """The fields of the (only) lineup form: it has a class, not an id."""
+    parser = PostedFields("lineup-form")
+    parser.feed(html.replace(f'class="{form_class}"', 'id="lineup-form"', 1))
+    return parser.values
+
+
+def test_a_player_comes_and_one_goes(client):
+    url = table_url(new_table(client, game="haferltarock", players=PLAYERS3))
+    record(client, url)  # hand 1: Anton, Berta, Charlotte
+    response = change_players(client, url, ["Anton", "Berta", "Charlotte", "Dieter"])
+    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    html = client.get(url).get_data(as_text=True)
+    assert "Ab Spiel 2 spielen Anton, Berta, Charlotte, Dieter" in html
+    assert "(setzt aus)" in html  # four at the table: the dealer sits out
+    state = session_json(client, url)
+    assert state["players"] == ["Anton", "Berta", "Charlotte", "Dieter"]
+    assert sum(state["balances"].values()) == 0
+    assert state["balances"]["Dieter"] == -100  # paid the stake as he sat down
+    record(client, url)
+    # Berta goes home.
+    assert change_players(client, url, ["Anton", "Charlotte", "Dieter"]).status_code == 302
+    record(client, url)
+    state = session_json(client, url)
+    assert state["players"] == ["Anton", "Charlotte", "Dieter"]
+    assert "Berta" in state["balances"] and sum(state["balances"].values()) == 0
+    hands = client.get(url + "/spiele").get_data(as_text=True)
+    assert hands.count("nicht dabei") == 2  # Dieter in hand 1, Berta in hand 3
+    table = client.get(url).get_data(as_text=True)
+    assert 'class=" gone"' in table or "gone" in table  # Berta is listed, as gone
+    # Editing hand 1 re-settles everything after it, the changes of players included.
+    version = state["hands"][0]["version"]
+    edit = {**FRAGE, "declarer": "Anton", "points": "95", "version": str(version)}
+    assert client.post(url + "/spiele/1", data=edit).status_code == 302
+    after = session_json(client, url)
+    assert after["players"] == ["Anton", "Charlotte", "Dieter"]
+    assert sum(after["balances"].values()) == 0
+    key = url.rsplit("/", 1)[-1]
+    settlement = client.get(f"/api/v1/sessions/{key}/settlement").get_json()
+    assert sum(settlement["balances"].values()) == 0
+
+    # The export carries the lineups, and an import rebuilds the same evening.
+    exported = client.get(f"/api/v1/sessions/{key}/export.json").get_json()
+    assert [lineup["at"] for lineup in exported["lineups"]] == [1, 2, 3]
+    imported = client.post("/api/v1/sessions/import", json=exported)
+    assert imported.status_code == 201, imported.get_json()
+    copy = imported.get_json()
+    assert copy["players"] == after["players"] and copy["balances"] == after["balances"]
+
+
+def test_changing_players_refuses_what_cannot_be_and_changes_nothing(client):
+    url = table_url(new_table(client, game="haferltarock", players=PLAYERS3))
+    record(client, url)
+    before = session_json(client, url)
+    too_few = change_players(client, url, ["Anton", "Berta"])
+    assert too_few.status_code == 422
+    assert "Haferltarock spielen 3 oder 4 Spieler" in too_few.get_data(as_text=True)
+    stale = change_players(client, url, [*PLAYERS3, "Dieter"], version="1")
+    assert stale.status_code == 302  # the conflict is flashed on the table page
+    assert "an einem anderen Gerät geändert" in client.get(url).get_data(as_text=True)
+    assert session_json(client, url) == before
+
+
+def test_a_tournament_table_keeps_its_drawn_players(app, client):
+    from scorer.store.models import TableSession
+
+    with app.app_context():
+        session = operations_create_points_table()
+        key = session
+    response = client.post(f"/t/{key}/spieler", data={"player_0": "X"})
+    assert response.status_code in (302, 422)
+    with app.app_context():
+        stored = db.session.scalar(db.select(TableSession).where(TableSession.key == key))
+        assert stored.players == ["Anna", "Bert", "Cora"]
+
+
+def operations_create_points_table() -> str:
+
+    from scorer.services import tables
+
+    session = tables.create_session(
+        "T", "haferltarock", "parlett-units", {}, ["Anna", "Bert", "Cora"], None, scoring="points"
+    )
+    db.session.commit()
+    return session.key

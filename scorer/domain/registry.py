@@ -14,6 +14,19 @@ from scorer.domain.message import Msg, msg
 from scorer.domain.model import RuleError
 from scorer.domain.params import Param
 
+CALL_WORDS = (msg("Kontra"), msg("Re"), msg("Supp"), msg("Resupp"), msg("Hirsch"))
+"""The doublings as called at the table, one word each."""
+BONUS_OUTCOMES = {
+    (False, True): msg("made"),
+    (False, False): msg("lost"),  # a bird lost in its trick; `Game.extras` says the others
+    (True, True): msg("announced, made"),
+    (True, False): msg("announced, lost"),
+}
+BONUS_SIDES = {
+    "declarer": msg("%(bonus)s, declarer: %(state)s"),
+    "opponents": msg("%(bonus)s, opponents: %(state)s"),
+}
+
 if TYPE_CHECKING:
     from scorer.domain.model import Hand, Line, Posting, Result
 
@@ -122,6 +135,32 @@ class Game:
         if isinstance(bid, int) and bid > 61:
             return msg("%(contract)s %(bid)s", contract=word, bid=bid)
         return word
+
+    def contract_word(self, facts: Mapping[str, Any]) -> Msg:
+        """The contract without its bid: 'Herzsolo', 'Frage', 'Hand' (a sheet has a column
+        for the bid)."""
+        return self.contract_label({**facts, "bid": 61})
+
+    def extras(self, facts: Mapping[str, Any]) -> tuple[Msg, ...]:
+        """What a hand was beside its contract and bid, each once: every trick (unless the
+        bid says Durch), no trick, the Kontra, and each bonus with its side and how it went
+        ("Pagat, opponents: announced, lost")."""
+        said: list[Msg] = []
+        if facts.get("all_tricks") and facts.get("bid") != "durch":
+            said.append(msg("Durch") if self.trumps else msg("all tricks"))
+        if facts.get("no_tricks") and facts.get("contract") != "bettel":
+            said.append(msg("no trick"))
+        doublings = facts.get("doublings") or 0
+        if 0 < doublings <= len(CALL_WORDS):
+            said.append(CALL_WORDS[doublings - 1])
+        for bonus in facts.get("bonuses") or ():
+            name = self.bonus_names.get(bonus["id"]) or bonus["id"]
+            state = BONUS_OUTCOMES[(bool(bonus["announced"]), bool(bonus["made"]))]
+            if not bonus["made"] and not bonus["announced"] and bonus["id"] not in self.birds:
+                state = msg("not made")
+            side = "declarer" if bonus["side"] == "declarer" else "opponents"
+            said.append(BONUS_SIDES[side].with_args(bonus=name, state=state))
+        return tuple(said)
 
     def asks_trump(self, params: Mapping[str, Any]) -> bool:
         """Whether the table page asks for the trump: only where it changes what a hand is

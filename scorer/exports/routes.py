@@ -122,6 +122,7 @@ COLUMN_TITLES = {
     "contract": _l("Contract"),
     "trump": _l("Trump"),
     "bid": _l("Bid"),
+    "extras": _l("Extras"),
     "points": _l("Card points"),
     "result": _l("Result"),
     "player": _l("Name"),

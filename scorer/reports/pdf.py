@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import base64
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -69,7 +70,6 @@ SUIT_NAMES = {
     "herz": _l("Hearts"),
     "schellen": _l("Bells"),
 }
-DOUBLINGS = ("", "Kontra", "Re", "Supp", "Resupp", "Hirsch")
 """Card terms: the same words in English."""
 FIGURE_SPACE = "\u2007"  # as wide as a digit: right-aligns numbers in a left-aligned column
 
@@ -261,8 +261,9 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
 
 @dataclass
 class Row:
-    """A line of the hand table: `kind` is hand, void, refill or end (a note for the last
-    two); `cells` maps a column key to its (style, text)."""
+    """A line of the hand table: `kind` is hand, void, extras (what else the hand above
+    was), refill or end (a note for the last three); `cells` maps a column key to its
+    (style, text)."""
 
     kind: str
     cells: dict[str, Cell]
@@ -296,12 +297,15 @@ def _rows(
     for record in records:
         facts = record.facts
         number = str(record.number).rjust(width, FIGURE_SPACE)
+        contract, extras = _contract_text(game, facts), _extras_text(game, facts, record.factor)
+        if extras and len(contract) + 1 + len(extras) <= CONTRACT_FITS:
+            contract, extras = f"{contract} {extras}", ""
         style = "s" if record.voided else ""
         cells: dict[str, Cell] = {
             "nr": (style, number + ("*" if record.version > 1 and not record.voided else "")),
             "dealer": (style, record.dealer),
             "declarer": (style, facts.get("declarer", "")),
-            "contract": (style, _contract_text(game, facts, record.factor)),
+            "contract": (style, contract),
             "trump": ("suit", facts["trump"]) if facts.get("trump") in SUIT_NAMES else ("", ""),
             "bid": (style, _bid_text(facts.get("bid"))),
             "points": (style, "–" if facts.get("points") is None else str(facts["points"])),
@@ -323,7 +327,8 @@ def _rows(
                 stake=euros(stake),
             )
             pot_text = sheet_amount(standing[1], signed=False, zero=True)
-            add(_note("refill", refill, players, amount(-stake), pot_text))
+            paying = seated_at(record.number)
+            add(_note("refill", refill, players, amount(-stake), pot_text, paying))
         standing = (balances, pot)
         cells["result"] = ("", results.get(record.result or "", record.result or ""))
         seated = seated_at(record.number)
@@ -334,6 +339,8 @@ def _rows(
                 cells[f"p{n}"] = ("", out if p == record.sitting_out else amount(net.get(p, 0)))
         cells["pot"] = ("", sheet_amount(pot, signed=False, zero=True))
         add(Row("hand", cells))
+        if extras:
+            add(_note("extras", f"{FIGURE_SPACE * (width + 1)}{extras}", []))
         if record.round_end and has_pot:
             short = pot_short(record.round_end_explanation)
             if short:
@@ -350,10 +357,18 @@ def _rows(
     return rows, after
 
 
-def _note(kind: str, text: str, players: list[str], each: str = "", pot: str = "") -> Row:
-    """A line between hands; `each` is what every player pays (a refill of the pot)."""
+def _note(
+    kind: str,
+    text: str,
+    players: list[str],
+    each: str = "",
+    pot: str = "",
+    paying: Collection[str] = (),
+) -> Row:
+    """A line between hands; `each` is what every player of `paying` pays (a refill of the
+    pot: who sits at the table then, not who came later or left)."""
     cells: dict[str, Cell] = {"nr": ("i", text), "pot": ("", pot)}
-    cells.update({f"p{n}": ("", each) for n in range(len(players))})
+    cells.update({f"p{n}": ("", each if p in paying else "") for n, p in enumerate(players)})
     return Row(kind, cells)
 
 
@@ -373,12 +388,12 @@ def _chunks(
 
     def cut(begin: int, size: int) -> int:
         # A round's end stays with the hand that emptied the pot, a refill with the hand
-        # it opens: neither starts or ends a page on its own.
+        # it opens, a hand's extras with the hand: none starts or ends a page on its own.
         end = min(begin + size, len(rows))
         while (
             end < len(rows)
             and end - begin > 2
-            and (rows[end].kind == "end" or rows[end - 1].kind == "refill")
+            and (rows[end].kind in ("end", "extras") or rows[end - 1].kind == "refill")
         ):
             end -= 1
         return end
@@ -389,7 +404,8 @@ def _chunks(
         bounds.append((begin, cut(begin, others)))
 
     def sums(balances: Standing) -> list[str]:
-        cells = [amount(balances[0].get(p, 0), zero=True) for p in players]
+        # A player who comes later has no balance yet: a dash, not 0,00.
+        cells = [amount(balances[0][p], zero=True) if p in balances[0] else "–" for p in players]
         return cells + ([sheet_amount(balances[1], signed=False, zero=True)] if has_pot else [])
 
     def last_hand(upto: int) -> str:
@@ -431,28 +447,29 @@ def _total_label(last: bool, through: str) -> str:
     return _("Subtotal")
 
 
-def _contract_text(game: Game, facts: dict[str, Any], factor: int) -> str:
-    key = tuple(facts.get(k) for k in ("contract", "trump", "bid", "all_tricks", "no_tricks"))
-    doublings = facts.get("doublings") or 0
-    return _said_contract(game.id, (*key, doublings), factor, words.current().locale)
+CONTRACT_FITS = 12
+"""Characters the contract's cell shows whole (64pt of 8pt DejaVu Sans, "Frage Kontra"):
+extras that fit stay on the hand's line, longer ones get a line of their own."""
 
 
-@lru_cache(maxsize=1024)
-def _said_contract(game_id: str, key: tuple, factor: int, locale: str) -> str:
+def _contract_text(game: Game, facts: dict[str, Any]) -> str:
+    """The contract's word alone: the bid has its column, the rest its own line."""
+    return _said_word(game.id, facts["contract"], facts.get("trump"), words.current().locale)
+
+
+@lru_cache(maxsize=256)
+def _said_word(game_id: str, contract: str, trump: str | None, locale: str) -> str:
     # A sheet names the same few contracts hundreds of times: each is said once a locale.
-    game = GAMES[game_id]
-    contract, trump, bid, all_tricks, no_tricks, doublings = key
-    facts = {"contract": contract, "trump": trump, "bid": 61 if bid is None else bid}
-    parts = [say(game.contract_label(facts))]
-    if all_tricks:
-        parts.append("Durch" if game.trumps else _("all tricks"))
-    if no_tricks and contract != "bettel":
-        parts.append(_("no trick"))
-    if 0 < doublings < len(DOUBLINGS):
-        parts.append(DOUBLINGS[doublings])
+    return say(GAMES[game_id].contract_word({"contract": contract, "trump": trump}))
+
+
+def _extras_text(game: Game, facts: dict[str, Any], factor: int) -> str:
+    """What else the hand was (`Game.extras`, and the table's factor), on a line of its
+    own under the hand: the contract's cell holds one word, this line the whole width."""
+    parts = [say(extra) for extra in game.extras(facts)]
     if factor > 1:
         parts.append(f"×{factor}")
-    return " ".join(parts)
+    return " · ".join(parts)
 
 
 def _bid_text(bid: Any) -> str:

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from babel.numbers import get_decimal_symbol
 
+from scorer.domain import GAMES
+from scorer.i18n.catalogue import say
+from scorer.i18n.words import speaking
 from scorer.services.table_ledger import ledger_for
 
 if TYPE_CHECKING:
@@ -23,6 +26,7 @@ CSV_HAND_COLUMNS = (
     "contract",
     "trump",
     "bid",
+    "extras",
     "points",
     "result",
     "player",
@@ -53,6 +57,8 @@ def csv_rows(
         facts = record.facts
         net = record.net or {}
         points = facts.get("points")
+        with speaking(lang):  # Durch, no trick, the Kontra, each bonus: as the list says
+            extras = " · ".join(say(extra) for extra in GAMES[session.game].extras(facts))
         for player in seated_at(record.number):
             amount = net.get(player, 0)
             row = (
@@ -63,6 +69,7 @@ def csv_rows(
                 safe_cell(facts.get("contract")),
                 safe_cell(facts.get("trump")),
                 safe_cell(facts.get("bid", 61)),
+                safe_cell(extras),
                 points if points is not None else "",
                 safe_cell(record.result),
                 safe_cell(player),
