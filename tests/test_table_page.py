@@ -445,3 +445,19 @@ def operations_create_points_table() -> str:
     )
     db.session.commit()
     return session.key
+
+
+def test_only_the_declarer_is_offered_an_announcement_at_tapp(client):
+    url = table_url(new_table(client, game="tapp-tarock", system="tapp-points", players=PLAYERS3))
+    html = client.get(url).get_data(as_text=True)
+    declarer = re.search(r'<select[^>]*name="bonus_valat__declarer".*?</select>', html, re.S)
+    defenders = re.search(r'<select[^>]*name="bonus_valat__defenders".*?</select>', html, re.S)
+    assert declarer and "angesagt" in declarer.group(0)
+    assert defenders and "angesagt" not in defenders.group(0)
+
+
+def test_a_kasse_is_called_a_kasse(client):
+    url = table_url(new_table(client, game="tarok", system="points-kasse", players=PLAYERS3))
+    record(client, url, trump="eichel")
+    html = client.get(url).get_data(as_text=True)
+    assert '<span class="pot">Kasse <strong>' in html and "Haferl" not in html.split("<main")[1]

@@ -117,6 +117,7 @@ register_system(
     System(
         id="points-kasse",
         name=msg("Points and Kasse"),
+        pot_name=msg("Kasse"),
         description=msg("Cents per point over or under 60; the Kasse pays the wins."),
         params=(
             *pot_params(100),

@@ -75,6 +75,8 @@ class System:
     params: tuple[Param, ...]
     pay: Callable[[Deal], Draft]
     has_pot: Callable[[Mapping[str, Any]], bool] = lambda params: False
+    pot_name: Msg = field(default_factory=lambda: msg("Haferl"))
+    """What the players call the shared pot at this system's tables: Haferl, or Kasse."""
     durch_bid: bool = False
     pays_durch: bool = True
     """Whether a Durch (every trick; a Bettel-like no trick when lost) pays something of its
@@ -109,6 +111,8 @@ class Game:
     bonus_names: Mapping[str, Msg] = field(default_factory=dict)
     announceable: tuple[str, ...] = ()
     """Bonuses a side may announce before the play (and then fail)."""
+    announcers: tuple[str, ...] = ("declarer", "defenders")
+    """The sides that may announce them (Tapp: the declarer only)."""
     birds: tuple[str, ...] = ()
     """Bonuses played to a trick that score for the opponent when lost."""
     trumps: bool = True

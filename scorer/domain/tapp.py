@@ -149,6 +149,7 @@ register_game(
         bonus_ids=lambda system_id, params: tuple(SILENT),
         bonus_names=BONUS_NAMES,
         announceable=tuple(ANNOUNCED),
+        announcers=("declarer",),
         trumps=False,
         counting="tarock",
         flags=("all_tricks",),  # the declarer's Valat (RULES §1), as a Valat bonus is

@@ -184,7 +184,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         Column("points", _("Card points"), "points num"),
         Column("result", _("Result"), "result"),
         *(Column(f"p{n}", p, "money num") for n, p in enumerate(players)),
-        *([Column("pot", _("Haferl"), "money num pot")] if has_pot else []),
+        *([Column("pot", say(system.pot_name), "money num pot")] if has_pot else []),
     ]
     amount = sheet_points if points else sheet_amount
     start, standings = table_ledger.standings(session, records)

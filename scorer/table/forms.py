@@ -332,11 +332,12 @@ def hand_form(
         pass
 
     for bonus_id in bonus_ids:
-        states = ["", "made", "lost"]
-        if bonus_id in game.announceable:
-            states += ["announced", "announced_failed"]
         labels = {**BONUS_STATES, "lost": _("lost") if bonus_id in game.birds else _("not made")}
         for side, side_label in SIDES.items():
+            # Only what the rules accept is offered: an announcement by a side that may make one.
+            states = ["", "made", "lost"]
+            if bonus_id in game.announceable and side in game.announcers:
+                states += ["announced", "announced_failed"]
             setattr(
                 Form,
                 bonus_field_name(bonus_id, side),
@@ -351,7 +352,7 @@ def hand_form(
     form.declarer.choices = options((p, p) for p in active)
     form.contract.choices = options((c, say(name)) for c, name in game.contracts.items())
     form.doublings.choices = options(
-        [("0", "—")] + [(str(k), say(CALLS[k - 1])) for k in range(1, max_doublings + 1)]
+        [("0", _("no Kontra"))] + [(str(k), say(CALLS[k - 1])) for k in range(1, max_doublings + 1)]
     )
     return form
 

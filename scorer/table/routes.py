@@ -21,7 +21,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from scorer.domain import GAMES, Hand, RuleError
+from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
 from scorer.domain.facts import parse_hand
 from scorer.domain.limits import FORM_PLAYERS
 from scorer.domain.validation import idempotency_key, whole_number
@@ -88,6 +88,7 @@ def table_context() -> dict[str, Any]:
         if table.closed or not table.short_code
         else table_codes.shown(table.short_code),
         "has_pot": ledger.has_pot,
+        "pot_name": say(SYSTEMS[table.system].pot_name),
         "points": table.points_only,
         "everyone": ledger.everyone,
         "seated_at": ledger.seated_at,

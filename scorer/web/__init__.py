@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from scorer.api.errors import handle_http_error_as_json, is_api_request
 from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import pot_short, say, say_line
-from scorer.i18n.formats import euros, score_text, sign
+from scorer.i18n.formats import euros, score_text, sign, signed_number
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
@@ -38,6 +38,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["amount"] = format_amount
     app.jinja_env.filters["pot_short"] = pot_short
     app.jinja_env.filters["score"] = score_text
+    app.jinja_env.filters["units"] = lambda units: signed_number(units, signed=False)  # −8
     app.jinja_env.filters["say"] = say
     app.jinja_env.filters["say_line"] = say_line
     app.jinja_env.filters["table_name"] = lambda session: say(table_ledger.table_name(session))
