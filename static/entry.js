@@ -280,6 +280,8 @@
     entry.fields.forEach(function (field) { body.append(field[0], field[1]); });
     body.append("number", entry.number);
     body.append("csrf_token", form.elements.csrf_token.value);
+    var live = window.Haferl && window.Haferl.live;
+    if (live) live.expect();
     fetch(form.action, {
       method: "POST",
       body: body,
@@ -293,6 +295,7 @@
       sending = false;
       failing = false;
       var data = answer.data;
+      if (live) live.settle(answer.status === 201 ? data.etag : null);
       if (answer.status === 201) {
         freshTokenFor = null;
         drop(entry.id);
@@ -328,6 +331,7 @@
       }
       retryLater();  // busy, too many, the server down behind a proxy: try again
     }).catch(function () {
+      if (live) live.settle(null);
       sending = false;
       retryLater();
     });

@@ -20,6 +20,7 @@
   var etag = watch.getAttribute("data-live-etag");
   var timer = null, asking = null, again = false, online = true;
   var listeners = [], mine = {};
+  var pending = 0, deferred = null;  // writes of this device under way; news held meanwhile
 
   function notice(text) {
     if (!text) return;
@@ -102,7 +103,11 @@
           }
           said = watch.getAttribute("data-live-changed");
         }
-        if (!quiet) notice(said);
+        if (quiet) return;
+        // While this device's own write is under way, the page may be the one it made:
+        // said only once the write's answer shows it was another device's.
+        if (pending) deferred = { etag: etag, said: said };
+        else notice(said);
       })
       .catch(function () { setOnline(false); })
       .then(function () {
@@ -130,6 +135,16 @@
     /** The page as stored now, after a change this device made whose page has the ETag
      * `ownEtag` (that change brings no notice; another device's since then does). */
     refresh: function (ownEtag) { if (ownEtag) mine[ownEtag] = true; return check(); },
+    /** A write of this device begins; `settle(ownEtag)` when its answer came (the ETag of
+     * the page it made, or nothing when it made none). */
+    expect: function () { pending++; },
+    settle: function (ownEtag) {
+      pending = Math.max(0, pending - 1);
+      if (ownEtag) mine[ownEtag] = true;
+      if (pending || !deferred) return;
+      if (!mine[deferred.etag]) notice(deferred.said);
+      deferred = null;
+    },
     /** fn(online) whenever the server stops or starts answering. */
     onOnline: function (fn) { listeners.push(fn); },
     notice: notice

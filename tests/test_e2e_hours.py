@@ -447,3 +447,41 @@ def test_offline_the_preview_the_waiting_list_and_the_start_page_say_what_waits(
     saved(page, 1)
     assert table.hands() == [(1, "Berta", 66)]
     assert table.session()["hands"][0]["hand"]["doublings"] == 1
+
+
+# --- 7. The notice of another device's hand --------------------------------------------------
+
+
+def test_the_notice_comes_for_another_devices_hand_only_and_covers_nothing_it_changed(table):
+    table.create(players=("Anton", "Berta", "Charlotte"), dealer="Charlotte")  # all play
+    tablet, phone = table.device("tablet"), table.device("phone")
+    for page in (tablet, phone):
+        open_table(page, table)
+    tablet.context.set_offline(True)
+    for declarer, points in (("Anton", 70), ("Berta", 80), ("Charlotte", 90)):
+        enter(tablet, declarer, "Frage", points)
+        save(tablet)
+    tablet.context.set_offline(False)
+    saved(tablet, 3)
+    tablet.wait_for_timeout(2500)  # the live polls after the queue was sent
+    assert tablet.locator("#live-notice:visible").count() == 0  # its own hands: no news
+    phone.wait_for_function(
+        "() => document.querySelector('input[name=number]').value === '4'",
+        timeout=LIVE_WITHIN_MS + 500,
+    )
+    enter(phone, "Anton", "Frage", 61)
+    save(phone)
+    saved(phone, 4)
+    notice = tablet.locator("#live-notice")
+    notice.wait_for(timeout=LIVE_WITHIN_MS + 500)
+    assert "Spiel 4" in notice.inner_text()
+    box, bar = notice.bounding_box(), tablet.locator(".entry-bar").bounding_box()
+    for changed in (".topbar .pot", "#live-seats"):
+        other = tablet.locator(changed).bounding_box()
+        assert box["y"] >= other["y"] + other["height"], changed  # not over what changed
+    assert box["y"] + box["height"] <= bar["y"]
+    # The phone was told of the tablet's hands, never of its own hand 4.
+    phone.wait_for_timeout(2000)
+    phone_notices = phone.locator("#live-notice:visible")
+    assert phone_notices.count() == 0 or "Spiel 4" not in phone_notices.inner_text()
+    shot(tablet, "notice-another-device-tablet")
