@@ -485,3 +485,10 @@ def test_the_notice_comes_for_another_devices_hand_only_and_covers_nothing_it_ch
     phone_notices = phone.locator("#live-notice:visible")
     assert phone_notices.count() == 0 or "Spiel 4" not in phone_notices.inner_text()
     shot(tablet, "notice-another-device-tablet")
+
+
+def test_the_new_table_page_fits_a_phone_whatever_the_system_is_called(table):
+    page = table.device("phone")
+    for game in ("strohmandeln", "haferltarock", "tarok-bettel", "tapp-tarock"):
+        page.goto(f"/neu?game={game}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, game

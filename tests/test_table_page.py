@@ -461,3 +461,11 @@ def test_a_kasse_is_called_a_kasse(client):
     record(client, url, trump="eichel")
     html = client.get(url).get_data(as_text=True)
     assert '<span class="pot">Kasse <strong>' in html and "Haferl" not in html.split("<main")[1]
+
+
+def test_units_lost_have_a_true_minus(client):
+    players = ["Anton", "Berta"]
+    url = table_url(new_table(client, game="strohmandeln", system="beck", players=players))
+    lost = {"declarer": "Anton", "contract": "game", "points": "20"}
+    preview = client.post(url + "/vorschau", data=lost).get_data(as_text=True)
+    assert re.search(r"— −\d+ Einheit", preview) and not re.search(r"— -\d", preview)
