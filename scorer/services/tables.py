@@ -28,21 +28,20 @@ from scorer.domain.message import msg
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
 from scorer.services import events
+from scorer.services.hand_numbers import check_not_entered_since, check_number
 from scorer.services.table_ledger import (
-    HAND_COLUMNS,
     bump_version,
     bumped,
     cached_columns,
     cached_state_before,
     counted,
-    hand_summary,
     hands_of,
     ledger_for,
     no_such_hand,
     refold,
 )
 from scorer.store.database import db, unit_of_work
-from scorer.store.errors import Conflict, HandExists, LaterHandExists, NotFound
+from scorer.store.errors import Conflict, LaterHandExists, NotFound
 from scorer.store.hand_writes import write_hand
 from scorer.store.models import (
     HandRecord,
@@ -122,7 +121,7 @@ def record_hand(
     given, is the number the device showed for the hand: if that hand is stored already
     (another device entered it) nothing is stored (`HandExists`), and a number beyond the
     next is refused. `begun`: the number the hand was begun as, when the device's form moved
-    on since (see `_check_not_entered_since`)."""
+    on since (see `hand_numbers.check_not_entered_since`)."""
     if idempotency_key:
         existing = db.session.scalar(
             select(HandRecord).where(
@@ -147,8 +146,8 @@ def record_hand(
                 count=MAX_EVENING_HANDS,
             )
         )
-    _check_number(session, number)
-    _check_not_entered_since(session, hand, begun, number)
+    check_number(session, number)
+    check_not_entered_since(session, hand, begun, number)
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -181,73 +180,6 @@ def record_hand(
     if session.done:
         events.table_done.send(session)
     return record, True
-
-
-def _check_number(session: TableSession, number: Any) -> None:
-    """The number a device entered its hand as is the next one; else the stored hand of
-    that number is the conflict, or the number is refused."""
-    if number is None:
-        return
-    following = session.hand_count + 1
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= following:
-        raise RuleError.one("number", msg("the next hand is number %(number)s", number=following))
-    if number == following:
-        return
-    stored = db.session.execute(
-        select(*(getattr(HandRecord, c) for c in HAND_COLUMNS), HandRecord.voided).where(
-            HandRecord.session_id == session.id, HandRecord.number == number
-        )
-    ).one()
-    row = dict(stored._mapping)
-    voided = row.pop("voided")
-    raise _stored_first(session, row, voided)
-
-
-SINCE_AT_MOST = 12
-"""How many hands back a moved form's hand is compared with those entered since."""
-
-
-def _check_not_entered_since(session: TableSession, hand: Hand, begun: Any, number: Any) -> None:
-    """A hand begun as `begun` on a device whose half-entered form moved on to `number`
-    because other hands came in live: when one of those is this very hand (both devices
-    entered it), that hand is the conflict. Entered twice, it would be stored twice."""
-    if not isinstance(begun, int) or not isinstance(number, int):
-        return
-    if isinstance(begun, bool) or not max(1, number - SINCE_AT_MOST) <= begun < number:
-        return
-    rows = db.session.execute(
-        select(*(getattr(HandRecord, c) for c in HAND_COLUMNS)).where(
-            HandRecord.session_id == session.id,
-            HandRecord.number >= begun,
-            HandRecord.number < number,
-            HandRecord.voided.is_(False),
-        )
-    )
-    facts = hand.to_json()
-    for stored in rows:
-        if stored.facts == facts:
-            raise _stored_first(session, dict(stored._mapping), voided=False)
-
-
-def _stored_first(session: TableSession, row: dict[str, Any], voided: bool) -> HandExists:
-    """The conflict of a hand whose number another device entered first: stored `row`."""
-    number, following = row["number"], session.hand_count + 1
-    summary = hand_summary(session.game, row["facts"])
-    said = (
-        msg(
-            "Hand %(number)s was entered on another device already (and struck out since): "
-            "%(hand)s",
-            number=number,
-            hand=summary,
-        )
-        if voided
-        else msg(
-            "Hand %(number)s was entered on another device already: %(hand)s",
-            number=number,
-            hand=summary,
-        )
-    )
-    return HandExists(said, row, voided, following)
 
 
 @unit_of_work

@@ -23,12 +23,8 @@ from scorer.live import conditional, live_etag
 from scorer.services import table_ledger, tables
 from scorer.store.errors import LaterHandExists, NotFound
 from scorer.table.blueprint import bp
-from scorer.table.forms import (
-    COUNTS,
-    attach_errors,
-    form_data_from_facts,
-    options,
-)
+from scorer.table.forms import attach_errors, options
+from scorer.table.hand_form import COUNTS, form_data_from_facts
 from scorer.table.routes import (
     hand_from_form,
     latest_news,

@@ -36,15 +36,13 @@ from scorer.table.blueprint import bp
 from scorer.table.forms import (
     OpenTableForm,
     attach_errors,
-    facts_from_form,
-    form_data_from_facts,
     game_chooser,
-    hand_form,
     new_table_form,
     params_from_form,
     requested_rules,
     wrong_system,
 )
+from scorer.table.hand_form import facts_from_form, form_data_from_facts, hand_form
 from scorer.table.page_token import renew_in_s
 from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
 

@@ -1,0 +1,84 @@
+"""Which number a device's hand takes: the one the device showed for it, when that is the
+next; else the hand stored under it is the conflict (`HandExists`), and so is the very hand
+a moved form brings again. Run by `tables.record_hand` inside the table's lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from scorer.domain import Hand, RuleError
+from scorer.domain.message import msg
+from scorer.services.table_ledger import HAND_COLUMNS, hand_summary
+from scorer.store.database import db
+from scorer.store.errors import HandExists
+from scorer.store.models import HandRecord, TableSession
+
+
+def check_number(session: TableSession, number: Any) -> None:
+    """The number a device entered its hand as is the next one; else the stored hand of
+    that number is the conflict, or the number is refused."""
+    if number is None:
+        return
+    following = session.hand_count + 1
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= following:
+        raise RuleError.one("number", msg("the next hand is number %(number)s", number=following))
+    if number == following:
+        return
+    stored = db.session.execute(
+        select(*(getattr(HandRecord, c) for c in HAND_COLUMNS), HandRecord.voided).where(
+            HandRecord.session_id == session.id, HandRecord.number == number
+        )
+    ).one()
+    row = dict(stored._mapping)
+    voided = row.pop("voided")
+    raise stored_first(session, row, voided)
+
+
+SINCE_AT_MOST = 12
+"""How many hands back a moved form's hand is compared with those entered since."""
+
+
+def check_not_entered_since(session: TableSession, hand: Hand, begun: Any, number: Any) -> None:
+    """A hand begun as `begun` on a device whose half-entered form moved on to `number`
+    because other hands came in live: when one of those is this very hand (both devices
+    entered it), that hand is the conflict. Entered twice, it would be stored twice."""
+    if not isinstance(begun, int) or not isinstance(number, int):
+        return
+    if isinstance(begun, bool) or not max(1, number - SINCE_AT_MOST) <= begun < number:
+        return
+    rows = db.session.execute(
+        select(*(getattr(HandRecord, c) for c in HAND_COLUMNS)).where(
+            HandRecord.session_id == session.id,
+            HandRecord.number >= begun,
+            HandRecord.number < number,
+            HandRecord.voided.is_(False),
+        )
+    )
+    facts = hand.to_json()
+    for stored in rows:
+        if stored.facts == facts:
+            raise stored_first(session, dict(stored._mapping), voided=False)
+
+
+def stored_first(session: TableSession, row: dict[str, Any], voided: bool) -> HandExists:
+    """The conflict of a hand whose number another device entered first: stored `row`."""
+    number, following = row["number"], session.hand_count + 1
+    summary = hand_summary(session.game, row["facts"])
+    said = (
+        msg(
+            "Hand %(number)s was entered on another device already (and struck out since): "
+            "%(hand)s",
+            number=number,
+            hand=summary,
+        )
+        if voided
+        else msg(
+            "Hand %(number)s was entered on another device already: %(hand)s",
+            number=number,
+            hand=summary,
+        )
+    )
+    return HandExists(said, row, voided, following)
