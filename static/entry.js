@@ -252,11 +252,13 @@
     if (document.visibilityState === "visible") renewToken();
   });
   // Undo and the other buttons of the page post plainly: with a fresh token.
+  // Sent once: a second tap while the token is renewed is the same Undo.
   document.addEventListener("submit", function (event) {
     var plain = event.target;
-    if (plain === form || !plain.querySelector("input[name=csrf_token]") || plain.renewed) return;
+    if (plain === form || event.defaultPrevented || !plain.querySelector("input[name=csrf_token]")) return;
     event.preventDefault();
-    plain.renewed = true;
+    if (plain.sending) return;
+    plain.sending = true;
     renewToken().then(function () { plain.submit(); });
   });
 
@@ -403,13 +405,17 @@
         // Mine goes after theirs, and the hands entered after mine move along with it.
         var shift = number - queue[at].number;
         queue.slice(at).forEach(function (entry) { entry.number += shift; });
+        // Entered as another hand on purpose: no longer compared with the one it began as.
+        queue[at].fields = queue[at].fields.filter(function (field) { return field[0] !== "begun"; });
       }
       store(queue);
       showWaiting();
       var next = parseInt(panel.getAttribute("data-next"), 10);
+      var entered = parseInt(document.getElementById("live-watch").getAttribute("data-live-mark"), 10);
       if (!queue.length && !number && next) {
-        // Mine dropped: the form enters the table's next hand (mine had been counted in).
-        advance(next, true);
+        // Mine dropped: the form enters the table's next hand (mine had been counted in),
+        // or a later one where hands came in while the panel was open.
+        advance(Math.max(next, (entered || 0) + 1), true);
       }
       if (!queue.length) {
         hint();

@@ -181,6 +181,13 @@
     form.querySelectorAll("[data-show-for]").forEach(function (el) {
       el.hidden = el.getAttribute("data-show-for").split(" ").indexOf(c) < 0;
     });
+    // A bid only where the bid row shows: a contract without one goes back to 61.
+    form.querySelectorAll(".choices.bids").forEach(function (bids) {
+      if (!bids.closest("[hidden]")) return;
+      bids.querySelectorAll("input").forEach(function (input) {
+        input.checked = input.type === "radio" && input.value === "61";
+      });
+    });
     // A Durch bid asks "made or lost" once: no Extras toggle beside it, and no card points
     // when it was made (every trick is all of them).
     var durch = form.querySelector("input[name=durch]");

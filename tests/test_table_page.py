@@ -233,7 +233,8 @@ def test_the_same_hand_twice_offers_only_ok(client):
     assert same.status_code == 409
     panel = same.get_json()["conflict"]
     assert "Spiel 1 ist schon eingetragen, genau so." in panel
-    assert "data-renumber" not in panel and ">OK<" in panel
+    assert ">OK<" in panel and panel.index(">OK<") < panel.index("data-renumber")
+    assert "Es war ein anderes Spiel: als Spiel 2 eintragen" in panel  # two Bettel in a row
     other = client.post(
         url + "/spiel", data={**hand, "points": "50", "number": "1"}, headers=headers
     )
@@ -469,3 +470,17 @@ def test_units_lost_have_a_true_minus(client):
     lost = {"declarer": "Anton", "contract": "game", "points": "20"}
     preview = client.post(url + "/vorschau", data=lost).get_data(as_text=True)
     assert re.search(r"— −\d+ Einheit", preview) and not re.search(r"— -\d", preview)
+
+
+def test_a_moved_hand_is_compared_with_the_hand_it_began_as_only(client):
+    """Two hands that look the same in a row are two hands: a form begun as hand 1 that
+    moved to hand 3 is refused only when it is hand 1 itself."""
+    url = table_url(new_table(client, players=PLAYERS3))
+    headers = {"Accept": "application/json"}
+    first = {"declarer": "Berta", "contract": "frage", "points": "50"}
+    again = {"declarer": "Anton", "contract": "frage", "points": "70"}
+    record(client, url, **first)
+    record(client, url, **again)
+    moved = {**again, "number": "3", "begun": "1"}
+    answer = client.post(url + "/spiel", data=moved, headers=headers)
+    assert answer.status_code == 201 and answer.get_json()["number"] == 3

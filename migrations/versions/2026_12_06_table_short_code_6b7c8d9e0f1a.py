@@ -30,10 +30,14 @@ def upgrade():
     connection = op.get_bind()
     tables = sa.table('table_session', sa.column('id', sa.Integer), sa.column('short_code'))
     ids = connection.execute(sa.select(tables.c.id)).scalars().all()
-    codes: set[str] = set()
-    while len(codes) < len(ids):
-        codes.add("".join(secrets.choice(ALPHABET) for _ in range(8)))
-    for table_id, code in zip(ids, sorted(codes)):
+    codes: list[str] = []
+    drawn: set[str] = set()
+    while len(codes) < len(ids):  # each its own, in the order drawn
+        code = "".join(secrets.choice(ALPHABET) for _ in range(8))
+        if code not in drawn:
+            drawn.add(code)
+            codes.append(code)
+    for table_id, code in zip(ids, codes):
         connection.execute(
             tables.update().where(tables.c.id == table_id).values(short_code=code)
         )

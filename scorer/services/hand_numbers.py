@@ -43,24 +43,23 @@ SINCE_AT_MOST = 12
 
 def check_not_entered_since(session: TableSession, hand: Hand, begun: Any, number: Any) -> None:
     """A hand begun as `begun` on a device whose half-entered form moved on to `number`
-    because other hands came in live: when one of those is this very hand (both devices
-    entered it), that hand is the conflict. Entered twice, it would be stored twice."""
+    because another device's hand came in live: when the hand stored as `begun` is this
+    very hand (both devices entered it), it is the conflict; entered twice, it would be
+    stored twice. Only that hand: a later one that looks the same (two Bettel in a row) is
+    another hand. The conflict still lets the player enter his as the next one."""
     if not isinstance(begun, int) or not isinstance(number, int):
         return
     if isinstance(begun, bool) or not max(1, number - SINCE_AT_MOST) <= begun < number:
         return
-    rows = db.session.execute(
+    stored = db.session.execute(
         select(*(getattr(HandRecord, c) for c in HAND_COLUMNS)).where(
             HandRecord.session_id == session.id,
-            HandRecord.number >= begun,
-            HandRecord.number < number,
+            HandRecord.number == begun,
             HandRecord.voided.is_(False),
         )
-    )
-    facts = hand.to_json()
-    for stored in rows:
-        if stored.facts == facts:
-            raise stored_first(session, dict(stored._mapping), voided=False)
+    ).first()
+    if stored is not None and stored.facts == hand.to_json():
+        raise stored_first(session, dict(stored._mapping), voided=False)
 
 
 def stored_first(session: TableSession, row: dict[str, Any], voided: bool) -> HandExists:

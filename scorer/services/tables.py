@@ -51,7 +51,7 @@ from scorer.store.models import (
     TournamentTable,
     utcnow,
 )
-from scorer.store.table_codes import new_code
+from scorer.store.table_codes import unused_code
 from scorer.store.table_rows import new_key
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def create_session(
     name = clean_name(name, "name", MAX_TABLE_NAME) if (name or "").strip() else "Tarockrunde"
     session = TableSession(
         key=new_key(),
-        short_code=new_code(),
+        short_code=unused_code(),
         name=name,
         game=game,
         system=system,

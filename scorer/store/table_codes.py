@@ -30,6 +30,16 @@ def new_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
 
 
+def unused_code() -> str:
+    """A fresh code no stored table has (a clash is a one-in-a-billion chance; a second
+    draw makes it one in a billion billion)."""
+    while True:
+        code = new_code()
+        taken = db.session.scalar(select(TableSession.id).where(TableSession.short_code == code))
+        if taken is None:
+            return code
+
+
 def shown(code: str) -> str:
     """The code as the table page shows it: "K7M3-QXZ9"."""
     return f"{code[:4]}-{code[4:]}"
