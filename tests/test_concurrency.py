@@ -17,7 +17,9 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from http.client import HTTPConnection
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from sqlalchemy import delete, func, select
@@ -200,6 +202,53 @@ def test_of_two_voids_at_the_same_version_exactly_one_wins(servers, checker):
         assert voids == 30
         db.session.remove()
     assert assert_cache_is_the_fold(checker, key) == []
+
+
+def undo(port: int, key: str, number: int, version: int) -> int:
+    """The table page's Undo (a form post), as a tablet sends it; its status."""
+    connection = HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        form = urlencode({"version": version, "next": "table"})
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        connection.request("POST", f"/t/{key}/spiele/{number}/streichen", form, headers)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_undo_against_another_devices_next_hand_strikes_only_the_latest(servers, checker):
+    """Tablet A takes its hand back while tablet B enters the next one, on the other server:
+    Undo strikes its hand only when no later hand was stored before it (else 409, nothing
+    struck), and B's hand is stored either way."""
+    one, two = servers
+    key = new_table(one)
+    outcomes = Counter()
+    for _ in range(20):
+        status, hand = call(one, "POST", f"/api/v1/sessions/{key}/hands", frage("Berta", 65))
+        assert status == 201
+        number = hand["number"]
+        next_hand = {**frage("Charlotte", 70), "number": number + 1}
+        undone, (recorded, _body) = race(
+            lambda n=number, v=hand["version"]: undo(one, key, n, v),
+            lambda body=next_hand: call(two, "POST", f"/api/v1/sessions/{key}/hands", body),
+        )
+        assert recorded == 201 and undone in (302, 409), (undone, recorded)
+        outcomes[undone] += 1
+        with checker.app_context():
+            session = get_session(key)
+            events = db.session.execute(
+                select(HistoryEvent.action, HistoryEvent.hand_number)
+                .where(HistoryEvent.session_id == session.id)
+                .order_by(HistoryEvent.id)
+            ).all()
+            db.session.remove()
+        voided = ("void", number) in events
+        assert voided == (undone == 302)
+        if voided:  # struck before the next hand came: never after it
+            assert events.index(("void", number)) < events.index(("record", number + 1))
+    assert outcomes[302] + outcomes[409] == 20, outcomes
+    live = assert_cache_is_the_fold(checker, key)  # the cached state is the fold
+    assert len(live) == 40 - outcomes[302]
 
 
 @pytest.mark.parametrize("tablets", [2, 20])

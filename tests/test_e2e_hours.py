@@ -58,6 +58,14 @@ def tap_value(page, name: str, value: str) -> None:
             return
 
 
+def showing_hand(page, number: int) -> None:
+    """Wait (as long as a live update may take) until the form enters hand `number`."""
+    page.wait_for_function(
+        f"() => document.querySelector('input[name=number]').value === '{number}'",
+        timeout=LIVE_WITHIN_MS + 500,
+    )
+
+
 def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"hours-{name}.png"))
 
@@ -123,10 +131,7 @@ def test_undo_after_another_devices_hand_strikes_nothing(table):
     enter(tablet, "Anton", "Frage", 75)
     save(tablet)
     saved(tablet, 3)
-    phone.wait_for_function(
-        "() => document.querySelector('input[name=number]').value === '4'",
-        timeout=LIVE_WITHIN_MS + 500,
-    )
+    showing_hand(phone, 4)
     enter(phone, "Dieter", "Frage", 80)
     save(phone)
     saved(phone, 4)
@@ -287,10 +292,7 @@ def test_a_half_entered_form_moves_to_the_hand_being_played(table):
     enter(tablet, "Berta", "Frage", 66)
     save(tablet)
     saved(tablet, 1)
-    phone.wait_for_function(
-        "() => document.querySelector('input[name=number]').value === '2'",
-        timeout=LIVE_WITHIN_MS + 500,
-    )
+    showing_hand(phone, 2)
     assert "Spiel 2 · gibt: Anton" in phone.inner_text(".seats")
     assert phone.inner_text("#hand-form .form-note") == (
         "Spiel 1 kam von einem anderen Gerät: dieses ist jetzt Spiel 2."
@@ -321,10 +323,7 @@ def test_the_same_hand_on_two_devices_is_said_once_and_stored_once(table, kind, 
     enter(tablet, "Berta", "Frage", 66)
     save(tablet)
     saved(tablet, 1)
-    other.wait_for_function(
-        "() => document.querySelector('input[name=number]').value === '2'",
-        timeout=LIVE_WITHIN_MS + 500,
-    )
+    showing_hand(other, 2)
     save(other)
     panel = other.locator("#conflict")
     panel.wait_for()
@@ -466,10 +465,7 @@ def test_the_notice_comes_for_another_devices_hand_only_and_covers_nothing_it_ch
     saved(tablet, 3)
     tablet.wait_for_timeout(2500)  # the live polls after the queue was sent
     assert tablet.locator("#live-notice:visible").count() == 0  # its own hands: no news
-    phone.wait_for_function(
-        "() => document.querySelector('input[name=number]').value === '4'",
-        timeout=LIVE_WITHIN_MS + 500,
-    )
+    showing_hand(phone, 4)
     enter(phone, "Anton", "Frage", 61)
     save(phone)
     saved(phone, 4)
