@@ -171,10 +171,7 @@ def short_table(browser, short_tokens):  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     table = Table(browser, short_tokens)
     yield table
-    for context in table.contexts:
-        context.close()
-    table.helper.close()
-    assert table.problems == [], table.problems
+    table.close()
 
 
 def test_a_page_older_than_its_token_keeps_saving(short_table):

@@ -86,6 +86,13 @@ class Table:
     def session(self) -> dict:
         return self.helper.request.get(f"{self.api}/sessions/{self.key}").json()
 
+    def close(self) -> None:
+        """Close every device; no page raised a script error meanwhile."""
+        for context in self.contexts:
+            context.close()
+        self.helper.close()
+        assert self.problems == [], self.problems
+
     def hands(self) -> list[tuple[int, str, int | None]]:
         return [
             (h["number"], h["hand"]["declarer"], h["hand"].get("points"))
@@ -98,10 +105,7 @@ def table(browser, live_server):  # noqa: F811
     ARTIFACTS.mkdir(exist_ok=True)
     table = Table(browser, live_server)
     yield table
-    for context in table.contexts:
-        context.close()
-    table.helper.close()
-    assert table.problems == [], table.problems
+    table.close()
 
 
 def open_table(page, table: Table) -> None:
