@@ -58,12 +58,15 @@ lint: $(VENV)/.installed-test
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
+# One test worker per core (pytest-xdist), a module's tests in one worker (they share its
+# servers and browser).
+TEST_WORKERS ?= auto
 test: lint catalogues
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 # The rules, the services and the pages without the browser, real servers or fuzzing.
 test-fast: $(VENV)/.installed-test catalogues
-	$(BIN)/python -m pytest -m "not e2e and not slow"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope -m "not e2e and not slow"
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .

@@ -13,7 +13,7 @@ writer at a time anyway); PostgreSQL gets several processes. `GUNICORN_CMD_ARGS`
 On SQLite it holds the database's server lock from before the migration until gunicorn
 ends (`scorer restore` is refused meanwhile), takes a backup before a migration that has
 something to do (put back if the migration fails), and starts a small keeper process that
-takes a backup a day while serving (scorer/backups.py; README, "Backups").
+takes a backup a day while serving (scorer/store/backups.py; README, "Backups").
 """
 
 from __future__ import annotations

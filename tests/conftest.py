@@ -66,7 +66,9 @@ PLAIN_RULE_MESSAGES: list[object] = []
 def pytest_configure(config):
     """Every refusal speaks in message ids (`Msg`), which the reader's language says: a plain
     string reaching a RuleError (in this process: the app under the test client, the
-    services, the domain) fails the test that made it."""
+    services, the domain) fails the test that made it. Under pytest-xdist each worker gets
+    a PostgreSQL database of its own (`own_database`)."""
+    own_database()
     if getattr(RuleError.__init__, "checks_messages", False):
         return
     plain_init = RuleError.__init__
@@ -79,6 +81,45 @@ def pytest_configure(config):
 
     checked.checks_messages = True
     RuleError.__init__ = checked
+
+
+def own_database() -> None:
+    """A pytest-xdist worker (`make test` runs one per core) tests on a PostgreSQL database
+    of its own, `<the database>_<worker>` beside the one SCORER_TEST_DATABASE_URL names,
+    made when it is missing: the tests empty their database, which another worker uses."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("SCORER_TEST_DATABASE_URL")
+    if not worker or not url or url.endswith(f"_{worker}"):
+        return
+    from sqlalchemy import create_engine, text
+
+    base, name = url.rsplit("/", 1)
+    own = f"{name}_{worker}"
+    engine = create_engine(
+        f"{base}/{name}".replace("postgresql://", "postgresql+psycopg://", 1),
+        isolation_level="AUTOCOMMIT",
+    )
+    with engine.connect() as connection:
+        known = connection.execute(
+            text("SELECT 1 FROM pg_database WHERE datname = :own"), {"own": own}
+        ).first()
+        if known is None:
+            connection.exec_driver_sql(f'CREATE DATABASE "{own}"')
+    engine.dispose()
+    os.environ["SCORER_TEST_DATABASE_URL"] = f"{base}/{own}"
+
+
+@pytest.fixture(autouse=True)
+def patient_printer(request, monkeypatch) -> None:
+    """A request waits for its paper however busy the machine (several test workers on two
+    cores print slowly): "being printed" (202) only in the tests of the printer's waits,
+    marked `printer_as_served`."""
+    from scorer.reports import printing
+
+    if request.node.get_closest_marker("printer_as_served"):
+        return
+    monkeypatch.setattr(printing, "WAIT", 120.0)
+    monkeypatch.setattr(printing, "STARTING_CHECKS", 24_000)
 
 
 @pytest.hookimpl(hookwrapper=True)

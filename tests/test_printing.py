@@ -23,6 +23,9 @@ from tests.test_tournaments import (
     session_of,
 )
 
+pytestmark = pytest.mark.printer_as_served
+"""The printer's own waits are under test: they wait as a server's do."""
+
 
 def test_a_paper_is_printed_once_per_version(app, client, drawn_tournament, prints):
     tid, auth, round_one = drawn_tournament

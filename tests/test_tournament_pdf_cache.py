@@ -14,6 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from sqlalchemy import event
 
 from scorer.reports import printing, weasy
@@ -126,6 +127,7 @@ def test_a_swap_prints_the_rounds_papers_anew_in_every_language(
     assert len(prints) == 7
 
 
+@pytest.mark.printer_as_served
 def test_requests_at_once_share_one_print_per_version(app, drawn_tournament, monkeypatch):
     """Twelve requests at once for the blank sheets, half in German, half in English, while
     the printer is slow: one print per language, and every request gets its language's."""
@@ -157,6 +159,7 @@ def test_requests_at_once_share_one_print_per_version(app, drawn_tournament, mon
     assert len({body for _, _, body in answers}) == 2
 
 
+@pytest.mark.printer_as_served
 def test_a_slow_print_answers_202_and_the_reload_gets_the_paper(
     app, client, drawn_tournament, monkeypatch
 ):
@@ -200,6 +203,7 @@ def test_a_slow_print_answers_202_and_the_reload_gets_the_paper(
     assert printing._printing == {}
 
 
+@pytest.mark.printer_as_served
 def test_a_failed_print_leaves_nothing_stuck(app, client, drawn_tournament, monkeypatch):
     """A print that fails answers the request waiting for it (500); one that fails after
     its request was told to come back fails unseen; either way the next request prints."""
@@ -236,6 +240,7 @@ def test_a_failed_print_leaves_nothing_stuck(app, client, drawn_tournament, monk
     assert list(files(app, "turnier-*")) == list(files(app, "turnier-*-tabelle-*-de.pdf"))
 
 
+@pytest.mark.printer_as_served
 def test_a_full_printer_answers_503_with_retry_after(app, client, drawn_tournament, monkeypatch):
     tid, _, _ = drawn_tournament
     release = threading.Event()

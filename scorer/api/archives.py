@@ -1,5 +1,5 @@
 """Archive API: a Stammtisch's or a tournament's whole history as one JSON file
-(`exports.archive`), and the import of such a file into a new group or tournament.
+(`scorer.formats.archive`), and the import of such a file into a new group or tournament.
 
 A group's archive is read and imported by whoever holds its key, as every group request;
 a tournament's by its organiser (HTTP Basic), and an imported tournament belongs to the

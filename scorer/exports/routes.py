@@ -222,7 +222,7 @@ class LogInFirst(Exception):
 
 
 def _import_any(raw: bytes) -> TableSession | Group | Tournament:
-    """An evening's file, or a group's or tournament's archive (`exports.archive`), made
+    """An evening's file, or a group's or tournament's archive (`scorer.formats.archive`), made
     anew and committed, or nothing at all. A tournament becomes the logged-in organiser's."""
     document = load_document(raw)
     kind = archive_format(document)

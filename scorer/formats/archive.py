@@ -1,6 +1,6 @@
 """The archive of a Stammtisch's or a tournament's whole history: one versioned JSON file
 (`format: haferl-group` or `haferl-tournament`, `version: 1`), checked with no database:
-a group's here, a tournament's in `exports.archive_tournament` with the checks here.
+a group's here, a tournament's in `scorer.formats.archive_tournament` with the checks here.
 
 A group's archive holds the group (rules, members, how it settles), every evening as an
 evening's export (`data.session_to_export`: players, rules, every hand as entered) with

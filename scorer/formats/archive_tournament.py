@@ -1,4 +1,4 @@
-"""A tournament's archive (`format: haferl-tournament`, `exports.archive`): the tournament,
+"""A tournament's archive (`format: haferl-tournament`, `scorer.formats.archive`): the tournament,
 its players (late entries, withdrawals) and every round drawn, with its tables as
 evenings' exports scored in points; checked with no database before an import
 (`scorer.services.archives`) replays it. The standings in the file are informative."""

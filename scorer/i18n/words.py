@@ -3,7 +3,7 @@ the locale each language is written in.
 
 What is said is said in the current language: the one chosen with `speaking(lang)` (a
 printed paper, a file, a refresh thread), else the reader's, as the web layer tells it
-(`reader_language`, set by `scorer.i18n.init_app`; German where there is no reader).
+(`reader_language`, set by `scorer.i18n.reader.init_app`; German where there is no reader).
 """
 
 from __future__ import annotations

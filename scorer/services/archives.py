@@ -1,4 +1,4 @@
-"""A Stammtisch's or a tournament's whole history as one file (`exports.archive`), written
+"""A Stammtisch's or a tournament's whole history as one file (`scorer.formats.archive`), written
 from the database and read back into a new group or tournament with new keys.
 
 An import is a replay, not a copy: every evening's hands are recorded through the rules
