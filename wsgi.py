@@ -1,16 +1,9 @@
-"""The WSGI entry point: `gunicorn wsgi:app` or `flask --app wsgi run`.
-
-A new, empty database is migrated on start; an existing one is left to `flask db upgrade`.
+"""The WSGI entry point: `gunicorn wsgi:app` (what `make run` serves) or `flask --app wsgi
+run`. It builds the app and nothing more: the database is migrated by `make run`
+(`scorer.serve`, before gunicorn starts its workers) or by `flask --app wsgi db upgrade`,
+never while a worker imports this.
 """
 
-from flask_migrate import upgrade
-from sqlalchemy import inspect
-
 from scorer import create_app
-from scorer.store.database import db
 
 app = create_app()
-
-with app.app_context():
-    if not inspect(db.engine).has_table("alembic_version"):
-        upgrade()

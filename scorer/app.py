@@ -14,8 +14,6 @@ from typing import Any, cast
 from flask import Flask, abort, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
 from werkzeug.routing import BaseConverter
 
 from scorer import security
@@ -23,11 +21,10 @@ from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.extensions import compress, csrf, limiter, login_manager, migrate
 from scorer.i18n import reader as i18n_reader
 from scorer.reports.desk import Desk
-from scorer.reports.paper import TIMEZONE, set_clock
-from scorer.store import backups
-from scorer.store.connections import ping_after_idle
+from scorer.reports.paper import TIMEZONE, Clock
+from scorer.store import backups, connections
 from scorer.store.database import db
-from scorer.store.locks import release_writer
+from scorer.store.locks import release_at_the_end, release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE_UPLOADS = {"api.group_import", "api.tournament_import", "exports.import_page"}
@@ -95,7 +92,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.url_map.converters["n"] = NumberConverter
     db.init_app(app)
     with app.app_context():
-        ping_after_idle(db.engine)
+        connections.prepare(db.engine)
+        release_at_the_end(db.engine)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     login_manager.init_app(app)
@@ -103,11 +101,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     security.init_app(app)
     i18n_reader.init_app(app)
-    set_clock(app.config.get("TIMEZONE", TIMEZONE))
     app.extensions["desk"] = Desk(
         templates=PROJECT_ROOT / "templates",
         static=PROJECT_ROOT / "static",
         cache=Path(app.config["PDF_CACHE"]),
+        clock=Clock(app.config.get("TIMEZONE", TIMEZONE)),
     )
 
     from scorer import (
@@ -163,18 +161,3 @@ class NumberConverter(BaseConverter):
 
     def to_url(self, value: int) -> str:
         return str(int(value))
-
-
-@event.listens_for(Engine, "connect")
-def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
-    """SQLite: write-ahead log and normal sync (a committed hand survives a crash of the
-    app; only a power cut can lose the last commit), enforced foreign keys, and a writer
-    that waits up to 20 s for another's `BEGIN IMMEDIATE` instead of failing."""
-    if type(dbapi_connection).__module__ != "sqlite3":
-        return
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=20000")
-    cursor.close()

@@ -281,7 +281,9 @@ def test_the_api_speaks_english_unless_asked_for_german(client):
 def test_dates_follow_the_locale(app):
     from datetime import date
 
-    from scorer.reports.paper import long_date
+    from scorer.reports.paper import Clock
+
+    long_date = Clock().long_date
 
     with app.test_request_context("/?lang=en"):
         assert long_date(date(2026, 12, 2)) == "2 December 2026"

@@ -16,6 +16,7 @@ from scorer.domain import Hand
 from scorer.domain.scoring import BIDS, SUITS
 from scorer.i18n.formats import money
 from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
+from scorer.reports.paper import Clock
 from scorer.reports.pdf import render_pdf, sheet_context
 from scorer.reports.weasy import StaticFetcher
 from scorer.services import table_ledger, tables
@@ -313,7 +314,7 @@ def test_the_sheets_pot_column_is_the_ledgers_pot_refills_included(app):
     with app.app_context():
         session = evening(stake_cents=20)
         records = {r.number: r for r in table_ledger.hands_of(session)}
-        context = sheet_context(session, "de")
+        context = sheet_context(session, "de", Clock())
     keys = [c.key for c in context["columns"]]
     nr, pot = keys.index("nr"), keys.index("pot")
     lines = [

@@ -15,9 +15,10 @@ from scorer.i18n.formats import euros
 from scorer.i18n.words import speaking
 from scorer.reports.chart import balance_chart_svg
 from scorer.reports.desk import Desk
-from scorer.reports.paper import clock, long_date
+from scorer.reports.paper import Clock
 
 ROOT = Path(__file__).resolve().parent.parent
+BERLIN = Clock("Europe/Berlin")
 
 
 def cards(desk: Desk, lang: str) -> str:
@@ -46,14 +47,14 @@ def test_money_dates_and_messages_follow_the_language_spoken(tmp_path):
 
     moment = datetime(2026, 12, 2, 20, 7)  # stored in UTC: 21:07 on the club's clock
     with speaking("de"):
-        assert (euros(-120), long_date(moment), clock(moment)) == (
+        assert (euros(-120), BERLIN.long_date(moment), BERLIN.time(moment)) == (
             "−1,20 €",
             "2. Dezember 2026",
             "21:07",
         )
         assert say(msg("must be text")) == "muss Text sein"
     with speaking("en"):
-        assert (euros(-120), long_date(moment)) == ("−€1.20", "2 December 2026")
+        assert (euros(-120), BERLIN.long_date(moment)) == ("−€1.20", "2 December 2026")
         assert say(msg("must be text")) == "must be text"
     assert words.current().language == "de"  # no reader: German
 
@@ -79,18 +80,3 @@ def test_a_spreadsheet_from_the_api_is_german_unless_asked_otherwise(client):
     assert ";gewonnen;" in german.splitlines()[1]
     assert english.splitlines()[0].startswith("\ufeffNo.,Round,Dealer")
     assert ",won," in english.splitlines()[1]
-
-
-def test_the_clock_is_the_configured_time_zone(tmp_path):
-    from scorer.reports.paper import TIMEZONE, set_clock
-    from tests.conftest import dispose, make_app
-
-    moment = datetime(2026, 12, 2, 20, 7)  # UTC
-    try:
-        dispose(make_app(tmp_path, TIMEZONE="Europe/London"))
-        with speaking("en"):
-            assert clock(moment) == "20:07"
-    finally:
-        set_clock(TIMEZONE)
-    with speaking("en"):
-        assert clock(moment) == "21:07"

@@ -5,7 +5,7 @@ by a Jinja environment of its own, in the language `scorer.i18n.words.speaking` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -15,17 +15,20 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from scorer.i18n import words
 from scorer.i18n.catalogue import say
 from scorer.i18n.formats import score_text
+from scorer.reports.paper import Clock
 from scorer.services.table_ledger import table_name
 from scorer.store.models import TableSession
 
 
 @dataclass(frozen=True)
 class Desk:
-    """The templates' folder, the static files' folder and the PDF cache's folder."""
+    """The templates' folder, the static files' folder, the PDF cache's folder and the
+    club's clock."""
 
     templates: Path
     static: Path
     cache: Path
+    clock: Clock = field(default_factory=Clock)
 
     def render(self, template: str, **context: Any) -> str:
         """`template`'s HTML in the current language (`words.speaking`)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -22,13 +23,39 @@ POT_PARAMS = ("stake_cents", "refill", "pot_at_end")
 
 
 TIMEZONE = "Europe/Berlin"
-"""The club's clock unless the app is told another (`TIMEZONE` in its config: `set_clock`)."""
-_clock = [TIMEZONE]
+"""The club's clock unless the app is told another (`TIMEZONE` in its config)."""
 
 
-def set_clock(zone: str) -> None:
-    """The time zone papers and pages write stored times in (one club per server)."""
-    _clock[0] = zone
+@dataclass(frozen=True)
+class Clock:
+    """The club's clock: stored (UTC) times written in its time zone, in the current
+    language. The app keeps one on its `Desk` (its `TIMEZONE`, one club per server)."""
+
+    zone: str = TIMEZONE
+
+    def local(self, moment: datetime) -> datetime:
+        """A stored UTC time on this clock."""
+        try:
+            zone = ZoneInfo(self.zone)
+        except ZoneInfoNotFoundError:  # pragma: no cover  (no time zone database)
+            return moment
+        return moment.replace(tzinfo=UTC).astimezone(zone)
+
+    def long_date(self, moment: datetime | date) -> str:
+        """A day written out, on this clock for a stored (UTC) time: '2. Dezember 2026',
+        '2 December 2026'."""
+        if isinstance(moment, datetime):
+            moment = self.local(moment).date()
+        return format_date(moment, "long", locale=words.current().locale)
+
+    def time(self, moment: datetime) -> str:
+        """A stored (UTC) time on this clock, 24 hours: '21:07'."""
+        return format_time(self.local(moment).time(), "HH:mm", locale=words.current().locale)
+
+    def printed_now(self) -> str:
+        """The moment a sheet is printed: '2. Dezember 2026, 21:07'."""
+        now = datetime.now(UTC).replace(tzinfo=None)
+        return _("%(date)s, %(time)s", date=self.long_date(now), time=self.time(now))
 
 
 def rules_lines(
@@ -47,25 +74,6 @@ def rules_lines(
     ]
 
 
-def printed_now() -> str:
-    """The moment a sheet is printed, on the table's clock: '2. Dezember 2026, 21:07'."""
-    now = datetime.now(UTC).replace(tzinfo=None)
-    return _("%(date)s, %(time)s", date=long_date(now), time=clock(now))
-
-
-def long_date(moment: datetime | date) -> str:
-    """A day written out, on the table's clock for a stored (UTC) time: '2. Dezember 2026',
-    '2 December 2026'."""
-    if isinstance(moment, datetime):
-        moment = local_time(moment).date()
-    return format_date(moment, "long", locale=words.current().locale)
-
-
-def clock(moment: datetime) -> str:
-    """A stored (UTC) time on the table's clock, 24 hours: '21:07'."""
-    return format_time(local_time(moment).time(), "HH:mm", locale=words.current().locale)
-
-
 def page_footer_css() -> Markup:
     """The `content` of the page footer, 'Seite 3 von 5' in the reader's language: the
     stylesheets have it in German; the templates set it again in a <style>."""
@@ -80,12 +88,3 @@ def page_footer_css() -> Markup:
             quoted = part.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
             parts.append(f'"{quoted}"')
     return Markup(" ".join(parts))
-
-
-def local_time(moment: datetime) -> datetime:
-    """A stored UTC time on the table's clock."""
-    try:
-        zone = ZoneInfo(_clock[0])
-    except ZoneInfoNotFoundError:  # pragma: no cover  (no time zone database)
-        return moment
-    return moment.replace(tzinfo=UTC).astimezone(zone)

@@ -51,10 +51,8 @@ from scorer.i18n.words import speaking
 from scorer.reports.chart import balance_chart_svg, balance_series
 from scorer.reports.desk import Desk
 from scorer.reports.paper import (
-    clock,
-    long_date,
+    Clock,
     page_footer_css,
-    printed_now,
     rules_lines,
 )
 from scorer.reports.printing import printed
@@ -150,16 +148,16 @@ def render_pdf(session: TableSession, lang: str, desk: Desk) -> bytes:
 def sheet_html(session: TableSession, lang: str, desk: Desk) -> str:
     """The score sheet's HTML, in `lang`."""
     with speaking(lang):
-        return desk.render("exports/sheet.html", **_sheet_context(session))
+        return desk.render("exports/sheet.html", **_sheet_context(session, desk.clock))
 
 
-def sheet_context(session: TableSession, lang: str) -> dict[str, Any]:
+def sheet_context(session: TableSession, lang: str, clock: Clock) -> dict[str, Any]:
     """Everything the template shows, as strings and lists, in `lang`."""
     with speaking(lang):
-        return _sheet_context(session)
+        return _sheet_context(session, clock)
 
 
-def _sheet_context(session: TableSession) -> dict[str, Any]:
+def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
     game, system = GAMES[session.game], SYSTEMS[session.system]
     ledger = table_ledger.ledger_for(session)
     has_pot = ledger.has_pot
@@ -237,8 +235,8 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         "has_pot": has_pot,
         "columns": columns,
         "desc_columns": len(columns) - len(players) - (1 if has_pot else 0),
-        "date": long_date(session.created_at),
-        "time": clock(session.created_at) + (f"–{clock(closed)}" if closed else ""),
+        "date": clock.long_date(session.created_at),
+        "time": clock.time(session.created_at) + (f"–{clock.time(closed)}" if closed else ""),
         "closed": closed is not None,
         "params": params,
         "fingerprint": fingerprint(session.game, session.system, session.params),
@@ -254,7 +252,7 @@ def _sheet_context(session: TableSession) -> dict[str, Any]:
         "transfers": [_sentence(t.payer, t.payee, t.cents, money) for t in settled.transfers],
         "suit_names": {suit: str(name) for suit, name in SUIT_NAMES.items()},
         "chart_uri": "data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
-        "printed": printed_now(),
+        "printed": clock.printed_now(),
         "page_footer": page_footer_css(),
     }
 

@@ -16,12 +16,7 @@ from scorer.i18n.words import lazy_gettext as _l
 from scorer.i18n.words import speaking
 from scorer.reports.chart import balance_chart_svg
 from scorer.reports.desk import Desk
-from scorer.reports.paper import (
-    local_time,
-    long_date,
-    page_footer_css,
-    printed_now,
-)
+from scorer.reports.paper import Clock, page_footer_css
 from scorer.reports.printing import printed, version_of
 from scorer.reports.spreadsheet import safe_cell, spreadsheet_number
 from scorer.services import groups, seasons
@@ -81,7 +76,7 @@ def _season_html(group: Group, season: int, desk: Desk) -> str:
     chart = season_chart(players, series)
     history = [
         {
-            "at": long_date(e.at),
+            "at": desk.clock.long_date(e.at),
             "what": str(HAFERL_WORDS.get(e.action, e.action)),
             "cents": euros(e.data["cents"]) if "cents" in e.data else "",
         }
@@ -97,7 +92,7 @@ def _season_html(group: Group, season: int, desk: Desk) -> str:
         standings=seasons.standings(group, season),
         evenings=[
             {
-                "date": long_date(s.created_at),
+                "date": desk.clock.long_date(s.created_at),
                 "name": s.name,
                 "nets": evening_nets(s),
             }
@@ -107,7 +102,7 @@ def _season_html(group: Group, season: int, desk: Desk) -> str:
         chart_uri="data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
         history=history,
         money=lambda cents: euros(cents, signed=True),
-        printed=printed_now(),
+        printed=desk.clock.printed_now(),
         page_footer=page_footer_css(),
     )
 
@@ -117,12 +112,14 @@ CSV_HEADER = ("season", "date", "evening", "player", "cents", "euros")
 (`exports.routes.COLUMN_TITLES`)."""
 
 
-def season_csv_rows(group: Group, season: int, lang: str = "de") -> Iterator[Sequence[Any]]:
+def season_csv_rows(
+    group: Group, season: int, clock: Clock, lang: str = "de"
+) -> Iterator[Sequence[Any]]:
     """One row per evening and player of the season: what he won or lost that evening, in
     euros as a spreadsheet in `lang` reads a number ('-1,20', '-1.20')."""
     yield CSV_HEADER
     for session in closed_evenings(group, season):
-        day = local_time(session.created_at).date().isoformat()
+        day = clock.local(session.created_at).date().isoformat()
         for player, cents in evening_nets(session).items():
             amount = spreadsheet_number(cents, lang)
             yield (season, day, session.key, safe_cell(player), cents, amount)

@@ -20,9 +20,7 @@ from scorer.i18n.words import lazy_gettext as _l
 from scorer.i18n.words import speaking
 from scorer.reports.desk import Desk
 from scorer.reports.paper import (
-    long_date,
     page_footer_css,
-    printed_now,
     rules_lines,
 )
 from scorer.reports.printing import printed, version_of
@@ -56,9 +54,9 @@ def _render(
         with speaking(lang):
             return desk.render(
                 template,
-                printed=printed_now(),
+                printed=desk.clock.printed_now(),
                 page_footer=page_footer_css(),
-                long_date=long_date,
+                long_date=desk.clock.long_date,
                 **context(),
             )
 

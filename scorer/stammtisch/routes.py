@@ -18,7 +18,6 @@ from scorer.i18n.formats import euros
 from scorer.i18n.reader import file_language, in_each_language
 from scorer.live import conditional, live_etag
 from scorer.reports import season
-from scorer.reports.paper import long_date
 from scorer.services import groups, seasons
 from scorer.stammtisch.blueprint import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
@@ -135,7 +134,7 @@ def rules():
         choose=game_chooser(game, system),
         form=form,
         changes=groups.rules_changes(group),
-        long_date=long_date,
+        long_date=desk().clock.long_date,
     ), (422 if posted else 200)
 
 
@@ -195,7 +194,7 @@ def render_group(etag: str, season: int) -> str:
         tonight=set(last_seating),
         collected=groups.collected_settlement(group) if group.settle == "collected" else None,
         form=ActionForm(),
-        long_date=long_date,
+        long_date=desk().clock.long_date,
         etag=etag,
         remembered=in_each_language(
             lambda: {
@@ -353,7 +352,7 @@ def season_pdf():
 def season_csv():
     """The season as a spreadsheet in the reader's language (`exports.routes.csv_response`)."""
     lang, number = file_language(), chosen_season()
-    rows = season.season_csv_rows(g.group, number, lang)
+    rows = season.season_csv_rows(g.group, number, desk().clock, lang)
     return csv_response(rows, f'attachment; filename="saison-{number}.csv"', lang)
 
 

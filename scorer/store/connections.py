@@ -1,4 +1,6 @@
-"""Pooled database connections are checked before use only when they may have gone stale.
+"""How the app's engine treats its connections: SQLite's settings on each new one
+(`sqlite_pragmas`), and pooled connections checked before use only when they may have gone
+stale (`ping_after_idle`); `prepare` does both, on the app's engine only.
 
 A connection that sat idle in the pool can be dead: the database restarted, a proxy or a
 firewall dropped it. SQLAlchemy's `pool_pre_ping` finds out by a round trip on every
@@ -21,6 +23,26 @@ from sqlalchemy.exc import InvalidatePoolError
 
 IDLE_PING_SECONDS = 1.0
 """A connection idle in the pool for this long is pinged before it is used again."""
+
+
+def prepare(engine: Engine) -> None:
+    """Everything the app's engine needs of its connections (`create_app` calls it)."""
+    event.listen(engine, "connect", sqlite_pragmas)
+    ping_after_idle(engine)
+
+
+def sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    """SQLite: write-ahead log and normal sync (a committed hand survives a crash of the
+    app; only a power cut can lose the last commit), enforced foreign keys, and a writer
+    that waits up to 20 s for another's `BEGIN IMMEDIATE` instead of failing."""
+    if type(dbapi_connection).__module__ != "sqlite3":
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=20000")
+    cursor.close()
 
 
 def ping_after_idle(engine: Engine) -> None:

@@ -69,8 +69,13 @@ def release_writer() -> None:
         _writer.release()
 
 
-@event.listens_for(Engine, "commit")
-@event.listens_for(Engine, "rollback")
+def release_at_the_end(engine: Engine) -> None:
+    """A transaction of `engine` that ends (commit or rollback) lets the next writer go
+    (`create_app` calls it for the app's engine)."""
+    event.listen(engine, "commit", _release_writer)
+    event.listen(engine, "rollback", _release_writer)
+
+
 def _release_writer(connection: Any) -> None:
     release_writer()
 
