@@ -13,7 +13,7 @@ from scorer.api.blueprint import bp
 from scorer.api.contract import WRITES, described, validated
 from scorer.api.schema import json_body
 from scorer.api.tournaments import AS_ORGANISER, organiser, own, tournament_to_json
-from scorer.services import director
+from scorer.services import director, policies
 from scorer.store.models import Organiser, TournamentAdjustment, TournamentLog
 
 
@@ -70,7 +70,7 @@ def list_adjustments(tournament_id: int):
 def add_adjustment(tournament_id: int):
     data = json_body()  # read before the tournament is locked
     tournament = own(tournament_id)
-    director.require_running(tournament)  # a finished tournament: 409 whatever the body
+    policies.require_running(tournament)  # a finished tournament: 409 whatever the body
     body = validated(bodies.NewAdjustment, data)
     adjustment = director.adjust(tournament, body.player, body.points, body.reason)
     return jsonify(adjustment_to_json(adjustment)), 201

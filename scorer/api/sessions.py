@@ -22,7 +22,7 @@ from scorer.extensions import NEW_TABLES
 from scorer.i18n.catalogue import Speaker, say_error
 from scorer.i18n.reader import language
 from scorer.live import conditional
-from scorer.services import groups, table_ledger, tables
+from scorer.services import evenings, groups, table_ledger, tables
 from scorer.services.table_ledger import HAND_COLUMNS
 from scorer.store import table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
@@ -231,7 +231,10 @@ def record_hand():
     def record(session: TableSession) -> dict[str, Any]:
         hand, dealer = _hand_from_request(session, data, bodies.NewHand)
         number = data.get("number")
-        return hand_row(tables.record_hand(session, hand, dealer, key, number)[0])
+        recorded = evenings.record_hand(
+            session, hand, dealer=dealer, idempotency_key=key, number=number
+        )
+        return hand_row(recorded[0])
 
     stored = table_queue.write_table(g.key, record)  # committed: its words are said now
     return jsonify(hand_to_json(stored)), 201
@@ -291,7 +294,7 @@ def settlement():
 @bp.post("/sessions/<key>/close")
 @described("End the evening", {200: ("The session", answers.Session)}, refusals=CHANGES)
 def close_session():
-    tables.close_session(g.session)
+    evenings.close_evening(g.session)
     return jsonify(session_to_json(g.session, with_hands=False))
 
 

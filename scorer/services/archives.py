@@ -34,7 +34,7 @@ from scorer.formats.archive import (
 )
 from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
 from scorer.formats.evening import session_to_export
-from scorer.services import groups, table_ledger, tables, tournaments
+from scorer.services import evenings, groups, table_ledger, tables, tournaments
 from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
 from scorer.store.models import (
@@ -235,7 +235,7 @@ class _GroupReplay:
             session, archived.plan, archived.closes[done] if done < len(archived.closes) else None
         )
         self.closed[index] += 1
-        tables.close_session(session)
+        evenings.close_evening(session)
         session.closed_at = archived.closed_at or at or session.closed_at
         self._stamp(at or session.closed_at)  # the Haferl it brought back
 
@@ -243,7 +243,7 @@ class _GroupReplay:
         if line.action == "pot_out" and line.reopened:
             session = self.evening(line.evenings[0])
             if session.closed:
-                tables.reopen_session(session)
+                evenings.reopen_evening(session)
         elif line.action == "pot_out":
             self.evening(line.evenings[0], line.at)  # it takes the Haferl as it starts
         elif line.action == "pot_back":
@@ -381,6 +381,8 @@ def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
     db.session.flush()
     for table, made in zip(archived.tables, round_.tables, strict=True):
         tables.replay_hands(made.session, table.plan)
+        if made.session.done:  # as at the table: its last hand closes a round that is done
+            tournaments.close_round_if_done(made.session)
     if archived.closed_at is not None and not round_.closed:
         tournaments.close_round(round_)
     if archived.closed_at is not None:

@@ -4,10 +4,11 @@ closed, adjustments with a reason, the end of the tournament, and its log.
 - **Corrections** go through the ordinary hand edit and strike-out of the tables' service.
   Until its round closes a table's key is enough, as at every table; after that only the
   tournament's organiser may correct it, until the tournament is finished; after that
-  nobody. The tables' service asks before every correction (`events.hand_changing`) and
-  announces it after (`events.hand_changed`), which the log keeps with the hand before and
-  after. A correction holds its table's lock; the finish takes every table's lock, so a
-  correction either commits before the finish or finds the tournament finished.
+  nobody (`scorer.services.policies.may_correct`, which the tables' service asks before
+  every correction). The log keeps each correction with the hand before and after
+  (`log_correction`, called by the tables' service after it). A correction holds its
+  table's lock; the finish takes every table's lock, so a correction either commits before
+  the finish or finds the tournament finished.
 - **Adjustments**: points for or against a player with a reason; one taken back keeps its
   line and counts no more.
 - **Finish**: every round drawn is closed; the results are final and every later write to
@@ -27,7 +28,7 @@ from scorer.domain import RuleError
 from scorer.domain.limits import MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON
 from scorer.domain.message import msg
 from scorer.domain.names import clean_name
-from scorer.services import events
+from scorer.services.policies import require_running, tournament_table
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.locks import lock_more
@@ -37,23 +38,12 @@ from scorer.store.models import (
     Tournament,
     TournamentAdjustment,
     TournamentLog,
-    TournamentRound,
-    TournamentTable,
     utcnow,
 )
 from scorer.store.table_rows import lock_round
 
 TABLE = "table"
 """Who did it, in the log, when a tablet did: no name, the table."""
-
-
-class TournamentFinished(Conflict):
-    """The tournament's results are final."""
-
-
-def require_running(tournament: Tournament) -> None:
-    if tournament.finished:
-        raise TournamentFinished(msg("the tournament is finished: its results are final"))
 
 
 def log(tournament: Tournament, action: str, by: str | None = None, **data: Any) -> None:
@@ -200,63 +190,16 @@ def locked(tournament: Tournament) -> Tournament:
 # --- corrections -----------------------------------------------------------------------
 
 
-def _tournament_table(session: TableSession) -> tuple[Tournament, TournamentRound, int] | None:
-    row = db.session.execute(
-        select(TournamentTable.number, TournamentRound)
-        .join(TournamentRound, TournamentRound.id == TournamentTable.round_id)
-        .where(TournamentTable.session_id == session.id)
-    ).first()
-    if row is None:
-        return None
-    number, round_ = row
-    return round_.tournament, round_, number
-
-
-@events.hand_changing.connect
-def may_correct(session: TableSession, by: Organiser | None = None) -> bool | None:
-    """Before a hand of a table is corrected: at a tournament's table in a closed round only
-    its organiser may (True: even though the table is closed), and nobody once the
-    tournament is finished. None: not a tournament's table, or its round still runs."""
-    found = _tournament_table(session)
-    if found is None:
-        return None
-    tournament, round_, _ = found
-    db.session.refresh(tournament)  # as committed: a finish holds this table's lock
-    require_running(tournament)
-    if not round_.closed:
-        return None
-    if by is not None and by.id == tournament.organiser_id:
-        return True
-    raise Conflict(
-        msg(
-            "round %(number)s is closed: only the tournament's organiser may correct its tables",
-            number=round_.number,
-        )
-    )
-
-
-def corrects_closed_table(session: TableSession, by: Organiser | None) -> bool:
-    """Whether `by` may correct the hands of this closed table: its tournament's organiser,
-    the round closed, the tournament not finished (the pages offer the edit then)."""
-    if by is None or not session.closed:
-        return False
-    found = _tournament_table(session)
-    if found is None:
-        return False
-    tournament, round_, _ = found
-    return round_.closed and not tournament.finished and by.id == tournament.organiser_id
-
-
-@events.hand_changed.connect
 def log_correction(
     session: TableSession,
     number: int,
-    before: Mapping[str, Any] | None = None,
-    after: Mapping[str, Any] | None = None,
-    by: Organiser | None = None,
+    before: Mapping[str, Any],
+    after: Mapping[str, Any] | None,
+    by: Organiser | None,
 ) -> None:
-    """A corrected (or struck) hand of a tournament's table goes into its log."""
-    found = _tournament_table(session)
+    """A corrected (or struck: `after` None) hand of a tournament's table goes into its log
+    (the tables' service calls it with every correction)."""
+    found = tournament_table(session)
     if found is None:
         return
     tournament, round_, table = found

@@ -2,8 +2,9 @@
 evening to evening, seasons, and one settle-up for many evenings.
 
 An evening of a group is an ordinary table (`scorer.services.tables`) that knows its group.
-The group listens to its tables (`events`): when an evening closes, what is left in its Haferl goes
-back to the group; the next evening starts with it and pays no stake until it runs empty.
+When an evening closes, what is left in its Haferl goes back to the group
+(`evening_closed`, called by `scorer.services.evenings`); the next evening starts with it
+and pays no stake until it runs empty.
 Money is conserved: the members' settle-ups, the shares of closed seasons and the group's
 Haferl add up to zero.
 
@@ -26,7 +27,7 @@ from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.season import share_out
 from scorer.domain.settle import settle
-from scorer.services import events, table_ledger, tables
+from scorer.services import table_ledger, tables
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
@@ -297,7 +298,6 @@ def new_evening(
     return session
 
 
-@events.table_closed.connect
 def evening_closed(session: TableSession) -> None:
     """The Haferl left at the end of a group's evening goes back to the group."""
     group = _group_of(session)
@@ -310,7 +310,6 @@ def evening_closed(session: TableSession) -> None:
     _changed(group)
 
 
-@events.table_reopened.connect
 def evening_reopened(session: TableSession) -> None:
     """A closed evening of a group opened again takes its Haferl back, which is only
     possible while no later evening has carried it on and its season is not closed."""

@@ -27,7 +27,7 @@ from scorer.domain.limits import MAX_EVENING_HANDS, MAX_PLAYER_NAME, MAX_TABLE_N
 from scorer.domain.message import msg
 from scorer.domain.names import clean_name
 from scorer.domain.scoring import Rules
-from scorer.services import events
+from scorer.services import director, policies
 from scorer.services.hand_numbers import check_not_entered_since, check_number
 from scorer.services.table_ledger import (
     bump_version,
@@ -177,8 +177,6 @@ def record_hand(
     for name, value in table.items():  # what the loaded session shows, not changes to flush
         set_committed_value(session, name, value)
     record = HandRecord(**stored)  # what was stored, for the answer; not in the ORM session
-    if session.done:
-        events.table_done.send(session)
     return record, True
 
 
@@ -203,7 +201,7 @@ def edit_hand(
     refold(session, number)
     after = {"hand": record.facts, "dealer": record.dealer}
     _history(session, "edit", number, {"before": before, "after": after})
-    events.hand_changed.send(session, number=number, before=before, after=after, by=by)
+    director.log_correction(session, number, before, after, by)
     return record
 
 
@@ -219,7 +217,7 @@ def void_hand(
     refold(session, number)
     before = {"hand": record.facts, "dealer": record.dealer}
     _history(session, "void", number, before)
-    events.hand_changed.send(session, number=number, before=before, after=None, by=by)
+    director.log_correction(session, number, before, None, by)
     return record
 
 
@@ -252,11 +250,10 @@ def undo_hand(
 
 
 def _require_correctable(session: TableSession, by: Organiser | None) -> None:
-    """A stored hand may be corrected at an open table, and at a closed one where a
-    listener allows it (a tournament's organiser after the round closed); a listener may
-    refuse it anywhere (a finished tournament)."""
-    answers = events.hand_changing.send(session, by=by)
-    if not any(answer is True for _receiver, answer in answers):
+    """A stored hand may be corrected at an open table, and at a closed one where the policy
+    allows it (a tournament's organiser after the round closed); the policy may refuse it
+    anywhere (a finished tournament)."""
+    if not policies.may_correct(session, by):
         _require_open(session)
 
 
@@ -315,12 +312,20 @@ def close_session(session: TableSession, *, with_round: bool = False) -> None:
     _history(
         session, "close", data={"balances": session.state["balances"], "pot": session.state["pot"]}
     )
-    events.table_closed.send(session)
 
 
 def require_closable(session: TableSession, *, with_round: bool = False) -> None:
     _require_open(session)
     if not with_round and session.points_only and in_tournament(session):
+        raise Conflict(msg("a tournament table is closed with its round"))
+
+
+def require_reopenable(session: TableSession) -> None:
+    """Only a closed evening opens again; a tournament table is closed with its round and
+    stays closed."""
+    if not session.closed:
+        raise Conflict(msg("the evening is not closed"))
+    if session.points_only:
         raise Conflict(msg("a tournament table is closed with its round"))
 
 
@@ -399,13 +404,8 @@ def changed_fold(session: TableSession, ledger: Ledger) -> LedgerState:
 
 @unit_of_work
 def reopen_session(session: TableSession) -> None:
-    """Open a closed evening again. A tournament table is closed with its round and stays
-    closed."""
-    if not session.closed:
-        raise Conflict(msg("the evening is not closed"))
-    if session.points_only:
-        raise Conflict(msg("a tournament table is closed with its round"))
-    events.table_reopened.send(session)
+    """Open a closed evening again (`require_reopenable`)."""
+    require_reopenable(session)
     session.closed_at = None
     bump_version(session)
     _history(session, "reopen")

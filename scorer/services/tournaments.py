@@ -42,7 +42,7 @@ from scorer.domain.tournament import (
     table_sizes,
     tournament_rules,
 )
-from scorer.services import director, events, table_ledger, tables
+from scorer.services import director, policies, table_ledger, tables
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import NotFound
@@ -214,7 +214,7 @@ def hands_for(tournament: Tournament, table_size: int) -> int:
 @unit_of_work
 def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A late entry: plays from the next round that is drawn."""
-    director.require_running(tournament)
+    policies.require_running(tournament)
     name = clean_name(name, "name", MAX_PLAYER_NAME)
     if same_name(name, POT):
         raise RuleError.one("name", pot_name_taken())
@@ -238,7 +238,7 @@ def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
 @unit_of_work
 def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
     """A withdrawal: plays no round after the current one."""
-    director.require_running(tournament)
+    policies.require_running(tournament)
     player = next((p for p in tournament.players if p.name == name), None)
     if player is None:
         raise NotFound(msg("no player called %(name)s in this tournament", name=name))
@@ -260,7 +260,7 @@ def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
 def draw_round(tournament: Tournament) -> TournamentRound:
     """Draw the next round's tables (reproducible from the stored seed) and open a table
     session for each."""
-    director.require_running(tournament)
+    policies.require_running(tournament)
     number = next_round_number(tournament)
     if number > tournament.rounds:
         raise TournamentError(msg("all %(count)s rounds have been drawn", count=tournament.rounds))
@@ -316,7 +316,7 @@ def started(round_: TournamentRound) -> bool:
 @unit_of_work
 def swap_players(round_: TournamentRound, a: str, b: str) -> None:
     """Swap two players' seats while no hand of the round has been recorded."""
-    director.require_running(round_.tournament)
+    policies.require_running(round_.tournament)
     lock_round(round_)
     if round_.closed or started(round_):
         raise TournamentError(msg("the round has started: seats can no longer be swapped"))
@@ -339,7 +339,7 @@ def swap_players(round_: TournamentRound, a: str, b: str) -> None:
 
 @unit_of_work
 def close_round(round_: TournamentRound) -> None:
-    director.require_running(round_.tournament)
+    policies.require_running(round_.tournament)
     lock_round(round_)
     if round_.closed:
         raise TournamentError(msg("round %(number)s is closed already", number=round_.number))
@@ -357,7 +357,6 @@ def _close_locked(round_: TournamentRound, by: str | None) -> None:
     db.session.flush()
 
 
-@events.table_done.connect
 def close_round_if_done(session: TableSession) -> bool:
     """After a hand at a tournament table: close the round when every table is done.
 

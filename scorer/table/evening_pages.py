@@ -22,7 +22,7 @@ from scorer.i18n.catalogue import say_error
 from scorer.i18n.formats import euros
 from scorer.live import conditional, live_etag
 from scorer.reports.chart import balance_chart_svg, balance_series
-from scorer.services import table_ledger, tables
+from scorer.services import evenings, table_ledger, tables
 from scorer.store.errors import Conflict
 from scorer.table.blueprint import bp
 from scorer.table.forms import (
@@ -43,7 +43,7 @@ def close():
         flash(say_error(exc), "error")
         return render_table(table_hand_form(), status=409)
     if request.method == "POST":
-        tables.close_session(g.table)
+        evenings.close_evening(g.table)
         return redirect(url_for("table.settle"))
     return render_template(
         "confirm_close.html", table=g.table, settlement=table_ledger.settlement(g.table)
@@ -97,7 +97,7 @@ def players():
 def reopen():
     """A closed evening opened again, to correct a hand or play on; settled anew at the
     next close."""
-    tables.reopen_session(g.table)
+    evenings.reopen_evening(g.table)
     flash(_("The evening is open again."), "info")
     return redirect(url_for("table.table"))
 

@@ -28,7 +28,7 @@ from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES, OPEN_BY_CODE
 from scorer.i18n.catalogue import say, say_error
 from scorer.live import conditional, is_live_poll, live_etag
-from scorer.services import director, groups, table_ledger, tables
+from scorer.services import evenings, groups, policies, table_ledger, tables
 from scorer.store import table_codes, table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import Organiser, TableSession
@@ -93,7 +93,7 @@ def table_context() -> dict[str, Any]:
         "seat_changes_before": lambda number: changes().get(number, ()),
         # Asked (one read) only by a closed table's hand list: the tournament's organiser
         # corrects there after the round closed.
-        "corrects_closed": cache(lambda: director.corrects_closed_table(table, organiser_here())),
+        "corrects_closed": cache(lambda: policies.corrects_closed_table(table, organiser_here())),
     }
 
 
@@ -324,7 +324,7 @@ def recorded_hand(
     bar under the form says about it, and the table's version after it. The write may run
     in another request's thread and transaction (`table_queue`): what it gives back is
     plain data, never an object of that transaction's session."""
-    record = tables.record_hand(table, hand, None, key, number, begun)[0]
+    record = evenings.record_hand(table, hand, idempotency_key=key, number=number, begun=begun)[0]
     declarer = record.facts["declarer"]
     recorded = {
         "number": record.number,
