@@ -75,3 +75,27 @@ def test_each_app_writes_times_on_its_own_clock(tmp_path):
     finally:
         dispose(london)
         dispose(berlin)
+
+
+def test_only_the_routes_of_a_table_or_a_group_turn_their_key_into_it(app):
+    """The routes under `/sessions/<key>` and `/groups/<group_key>` are blueprints of their
+    own, and only they load the table or the group: another route may name a `key`."""
+    from scorer.api.groups import _load_group
+    from scorer.api.sessions import _load_session
+
+    loaders = {
+        name: {f.__name__ for f in functions}
+        for name, functions in app.url_value_preprocessors.items()
+        if _load_session in functions or _load_group in functions
+    }
+    assert loaders == {
+        "api.table": {"_load_session"},
+        "exports.session_files": {"_load_session"},
+        "api.group": {"_load_group"},
+    }
+    for rule in app.url_map.iter_rules():
+        where = rule.endpoint.rsplit(".", 1)[0]
+        if rule.rule.startswith(("/api/v1/sessions/<key>", "/api/v1/groups/<group_key>")):
+            assert where in loaders, rule.rule
+        elif where in loaders:
+            raise AssertionError(f"{rule.rule} is served by {where}")

@@ -14,7 +14,7 @@ from flask import Response, g, jsonify
 from werkzeug.utils import secure_filename
 
 from scorer.api import answers
-from scorer.api.blueprint import bp
+from scorer.api.blueprint import bp, group_bp
 from scorer.api.contract import WRITES, described
 from scorer.api.errors import ApiError
 from scorer.api.groups import group_to_json
@@ -52,7 +52,7 @@ def uploaded_archive() -> Any:
 ARCHIVE = "The archive (formats.archive), as a download"
 
 
-@bp.get("/groups/<group_key>/archive.json")
+@group_bp.get("/archive.json")
 @described(
     "The group's whole history as one file (format haferl-group, version 1)",
     {200: (ARCHIVE, None)},

@@ -8,7 +8,7 @@ from typing import Any
 from flask import g, jsonify, request
 
 from scorer.api import answers, bodies
-from scorer.api.blueprint import bp
+from scorer.api.blueprint import bp, group_bp
 from scorer.api.contract import WRITES, described, read_body
 from scorer.api.errors import error_response
 from scorer.api.sessions import session_to_json
@@ -50,9 +50,9 @@ def group_to_json(group: Group, **more: Any) -> dict[str, Any]:
     ).as_json()
 
 
-@bp.url_value_preprocessor
+@group_bp.url_value_preprocessor
 def _load_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    if endpoint and endpoint.startswith("api.group") and values and "group_key" in values:
+    if values and "group_key" in values:
         key = values.pop("group_key")
         writes = request.method not in ("GET", "HEAD")
         g.group = (groups.group_for_write if writes else groups.get_group)(key)
@@ -85,7 +85,7 @@ def group_create():
     return jsonify(group_to_json(group)), 201
 
 
-@bp.get("/groups/<group_key>")
+@group_bp.get("")
 @described(
     "A group: members, the Haferl, the season, its evenings",
     {200: ("The group", answers.Group)},
@@ -95,7 +95,7 @@ def group_read():
     return jsonify(group_to_json(g.group))
 
 
-@bp.post("/groups/<group_key>/members")
+@group_bp.post("/members")
 @described(
     "Add members", {200: ("The group", answers.Group)}, body=bodies.Members, refusals=AT_GROUP
 )
@@ -105,7 +105,7 @@ def group_add_members():
     return jsonify(group_to_json(g.group))
 
 
-@bp.put("/groups/<group_key>/members/<name>")
+@group_bp.put("/members/<name>")
 @described(
     "Rename a member everywhere (`name`), or mark one who stopped coming (`coming`: false)",
     {200: ("The group", answers.Group)},
@@ -119,7 +119,7 @@ def group_rename_member(name: str):
     return jsonify(group_to_json(g.group))
 
 
-@bp.put("/groups/<group_key>/rules")
+@group_bp.put("/rules")
 @described(
     "The rules and amounts of the group's next evenings (an evening keeps its own)",
     {200: ("The group, with `from_evening`", answers.Group)},
@@ -134,7 +134,7 @@ def group_rules():
     return jsonify(group_to_json(g.group, from_evening=first))
 
 
-@bp.post("/groups/<group_key>/evenings")
+@group_bp.post("/evenings")
 @described(
     "Start an evening with the group's rules (and its carried Haferl)",
     {201: ("The session, with `group`", answers.Session)},
@@ -148,7 +148,7 @@ def group_new_evening():
     return jsonify(session_to_json(session)), 201
 
 
-@bp.post("/groups/<group_key>/season/close")
+@group_bp.post("/season/close")
 @described(
     "End the season: share out the Haferl (send `{}`)",
     {200: ("The shares and the group", answers.SeasonClosed)},
@@ -160,7 +160,7 @@ def group_close_season():
     return jsonify(answers.SeasonClosed(shares=shares, group=group_to_json(g.group)).as_json())
 
 
-@bp.get("/groups/<group_key>/standings")
+@group_bp.get("/standings")
 @described(
     "The season table (`?season=N`, default the current one)",
     {200: ("Standings", list)},
@@ -177,14 +177,14 @@ def group_standings():
     return jsonify(seasons.standings(g.group, number))
 
 
-@bp.get("/groups/<group_key>/players/<name>")
+@group_bp.get("/players/<name>")
 @described("A member's statistics this season", {200: ("Statistics", dict)}, refusals=(404,))
 def group_player(name: str):
     stats, running = seasons.stats(g.group, name, g.group.season)
     return jsonify({**stats.to_json(), "season": g.group.season, "balance_after_evening": running})
 
 
-@bp.get("/groups/<group_key>/settlement")
+@group_bp.get("/settlement")
 @described(
     "One settle-up for every closed, unpaid evening",
     {200: ("Balances and the fewest transfers", answers.GroupSettlement)},
@@ -203,7 +203,7 @@ def group_settlement():
     )
 
 
-@bp.post("/groups/<group_key>/settlement/close")
+@group_bp.post("/settlement/close")
 @described(
     "Mark the collected settle-up paid (send `{}`)",
     {200: ("The evenings paid", answers.Paid)},

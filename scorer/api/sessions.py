@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, g, jsonify, request
 
 from scorer.api import answers, bodies
-from scorer.api.blueprint import bp
+from scorer.api.blueprint import bp, table_bp
 from scorer.api.contract import WRITES, described, read_body, validated
 from scorer.api.director import correcting_organiser
 from scorer.api.errors import error_response
@@ -30,15 +30,18 @@ from scorer.store.models import HandRecord, TableSession
 
 
 def serve_sessions_by_key(blueprint: Blueprint) -> None:
-    """For `blueprint`'s views: load the session named by `key` in the URL into
-    `g.session` (locked for the request when it writes), and answer a missing session
-    (404) or a conflict (409) in JSON."""
+    """For the views of `blueprint` (one whose prefix names a table's `key`): load the
+    session into `g.session` (locked for the request when it writes)."""
     blueprint.url_value_preprocessor(_load_session)
+
+
+def answer_store_errors(blueprint: Blueprint) -> None:
+    """`blueprint`'s views answer a missing thing (404) or a conflict (409) in JSON."""
     blueprint.register_error_handler(NotFound, _not_found)
     blueprint.register_error_handler(Conflict, _conflict)
 
 
-WRITES_IN_TURN = {"api.record_hand"}
+WRITES_IN_TURN = {"api.table.record_hand"}
 """Views that write through `scorer.store.table_queue` (which locks the table itself): they get
 the key in `g.key` and no `g.session`."""
 
@@ -76,7 +79,8 @@ def hand_exists_response(exc: HandExists):
     return jsonify(answer.as_json()), 409
 
 
-serve_sessions_by_key(bp)
+serve_sessions_by_key(table_bp)
+answer_store_errors(bp)
 
 
 def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str, Any]:
@@ -188,7 +192,7 @@ def create_session():
     return jsonify(session_to_json(session)), 201
 
 
-@bp.get("/sessions/<key>")
+@table_bp.get("")
 @described(
     "A table with every hand (ETag: the table's version)",
     {200: ("The session", answers.Session), 304: ("Not changed since If-None-Match", None)},
@@ -202,13 +206,13 @@ def read_session():
     return conditional(etag, lambda: jsonify(session_to_json(g.session)))
 
 
-@bp.get("/sessions/<key>/hands/<n:number>")
+@table_bp.get("/hands/<n:number>")
 @described("One hand", {200: ("The hand", answers.StoredHand)}, refusals=(404,))
 def read_hand(number: int):
     return jsonify(hand_to_json(table_ledger.live_hand(g.session, number)))
 
 
-@bp.post("/sessions/<key>/hands")
+@table_bp.post("/hands")
 @described(
     "Record a hand (Idempotency-Key makes a retry return the first result; "
     "`number` makes sure a hand is entered once)",
@@ -240,7 +244,7 @@ def record_hand():
     return jsonify(hand_to_json(stored)), 201
 
 
-@bp.put("/sessions/<key>/hands/<n:number>")
+@table_bp.put("/hands/<n:number>")
 @described(
     "Correct a hand read at `version`; later hands are settled again",
     {200: ("The hand", answers.StoredHand)},
@@ -257,7 +261,7 @@ def edit_hand(number: int):
     return jsonify(hand_to_json(hand_row(record)))
 
 
-@bp.delete("/sessions/<key>/hands/<n:number>")
+@table_bp.delete("/hands/<n:number>")
 @described(
     "Strike a hand out (kept in the history)",
     {204: ("Voided", None)},
@@ -272,7 +276,7 @@ def void_hand(number: int):
     return "", 204
 
 
-@bp.get("/sessions/<key>/settlement")
+@table_bp.get("/settlement")
 @described(
     "Balances with the pot shared out, and the fewest transfers",
     {200: ("Settlement", answers.Settlement)},
@@ -291,14 +295,14 @@ def settlement():
     )
 
 
-@bp.post("/sessions/<key>/close")
+@table_bp.post("/close")
 @described("End the evening", {200: ("The session", answers.Session)}, refusals=CHANGES)
 def close_session():
     evenings.close_evening(g.session)
     return jsonify(session_to_json(g.session, with_hands=False))
 
 
-@bp.get("/sessions/<key>/history")
+@table_bp.get("/history")
 @described("Every change", {200: ("Events", [answers.HistoryEvent])}, refusals=(404,))
 def history():
     events = table_ledger.history(g.session)

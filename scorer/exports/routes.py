@@ -36,12 +36,12 @@ from scorer.api import answers
 from scorer.api.contract import WRITES, described
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes
-from scorer.api.sessions import serve_sessions_by_key, session_to_json
+from scorer.api.sessions import answer_store_errors, serve_sessions_by_key, session_to_json
 from scorer.domain import GAMES, RuleError
 from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.domain.message import msg
 from scorer.domain.registry import Game
-from scorer.exports.blueprint import bp
+from scorer.exports.blueprint import bp, session_files
 from scorer.extensions import IMPORTS, PDFS, csrf, desk
 from scorer.formats.archive import (
     GROUP_FORMAT,
@@ -71,7 +71,8 @@ class ImportForm(FlaskForm):
     file = FileField(_l("Choose a file"), validators=[FileRequired(_l("Please choose a file."))])
 
 
-serve_sessions_by_key(bp)
+serve_sessions_by_key(session_files)
+answer_store_errors(bp)
 
 
 @bp.errorhandler(RuleError)
@@ -82,7 +83,7 @@ def rule_error(exc: RuleError):
 # --- exports ---------------------------------------------------------------------------
 
 
-@bp.get("/api/v1/sessions/<key>/export.csv")
+@session_files.get("/export.csv")
 @described("The evening as CSV", {200: ("CSV", None)}, refusals=(404, 429))
 def export_csv():
     """The spreadsheet in the reader's language (`file_language`): semicolons and decimal
@@ -155,7 +156,7 @@ def csv_response(rows, disposition: str, lang: str = "de") -> Response:
     )
 
 
-@bp.get("/api/v1/sessions/<key>/export.json")
+@session_files.get("/export.json")
 @described("The evening as JSON", {200: ("JSON", None)}, refusals=(404, 429))
 def export_json():
     session = g.session
@@ -310,7 +311,7 @@ def import_errors(exc: RuleError) -> list[str]:
 # --- PDFs ------------------------------------------------------------------------------
 
 
-@bp.get("/api/v1/sessions/<key>/export.pdf")
+@session_files.get("/export.pdf")
 @described("The evening as PDF", {200: ("PDF", None)}, refusals=(404, 429))
 @PDFS
 def export_pdf():
