@@ -480,10 +480,9 @@ def throwaway_postgres() -> Iterator[str]:
 
 
 def postgres_workers() -> int:
-    from scorer.serve import gunicorn_argv
+    from scorer.serve import workers_for
 
-    argv = gunicorn_argv(LOOPBACK, "0", sqlite=False)
-    return int(argv[argv.index("--workers") + 1])
+    return workers_for(sqlite=False)
 
 
 def main() -> int:

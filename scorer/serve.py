@@ -47,39 +47,21 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None) -> list[str]:
-    if workers is None:
-        workers = WORKERS_SQLITE if sqlite else min((os.cpu_count() or 1) + 1, 8)
-    return [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--bind",
-        f"{host}:{port}",
-        "--workers",
-        str(workers),
-        "--threads",
-        str(THREADS),
-        # gthread with threads of its own for the tablets' writes (scorer.worker).
-        "--worker-class",
-        "scorer.worker.TabletsFirstWorker",
-        "--timeout",
-        str(TIMEOUT),
-        # Live pages ask every 1.5 s (static/live.js): an idle connection is kept a little
-        # longer than that, so a watching device does not open a new one for every ask.
-        # It waits in the worker's poller, not in a thread.
-        "--keep-alive",
-        str(KEEP_ALIVE),
-        # No --max-requests: with SQLite's one process, each replacement stopped every
-        # table for the ~1.4 s a new worker takes to start; PDFs render in a child
-        # process, and a worker's memory levels off (about 130 MB after 18 imports of
-        # 1,990 hands and 60 answers of a 1,990-hand table).
-        "--access-logfile",
-        "-",
-        # No control socket: unused here, and two servers on one machine would share its path.
-        "--no-control-socket",
-        "wsgi:app",
-    ]
+CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
+"""gunicorn's settings (the worker, threads, timeouts, the log): one file, read by gunicorn."""
+
+
+def workers_for(sqlite: bool, workers: int | None = None) -> int:
+    """Server processes: one on SQLite (one writer at a time anyway), cores + 1 (at most 8)
+    on PostgreSQL, unless `workers` says."""
+    if workers is not None:
+        return workers
+    return WORKERS_SQLITE if sqlite else min((os.cpu_count() or 1) + 1, 8)
+
+
+def gunicorn_argv() -> list[str]:
+    """gunicorn with its settings file; HOST, PORT and WORKERS reach it in the environment."""
+    return [sys.executable, "-m", "gunicorn", "--config", str(CONFIG), "wsgi:app"]
 
 
 class Prepared(NamedTuple):
@@ -266,7 +248,12 @@ def main() -> None:
     if prepared.database is not None and prepared.backups is not None:
         start_backup_keeper(prepared.database, prepared.backups)
     workers = os.environ.get("WORKERS")
-    argv = gunicorn_argv(host, port, prepared.sqlite, int(workers) if workers else None)
+    os.environ.update(
+        HOST=host,
+        PORT=port,
+        WORKERS=str(workers_for(prepared.sqlite, int(workers) if workers else None)),
+    )
+    argv = gunicorn_argv()
     # The lock taken by prepare() stays held: its descriptor is inherited by gunicorn.
     os.execv(argv[0], argv)
 

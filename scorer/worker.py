@@ -16,8 +16,11 @@ of their own.
 
 A kept-alive connection is gathered and sorted again for each request it sends.
 
-This leans on gthread's own parts (its connection, its poller callbacks), so pyproject.toml
-keeps gunicorn to the major version this was written against.
+This leans on gthread's own parts (its connection `TConn`, its `pending_conns`, its
+poller callbacks and `method_queue`, the parser's `unreader`), so pyproject.toml keeps
+gunicorn to the major version this was written against, and `require_known_gunicorn`
+(called by gunicorn.conf.py before anything is served) refuses another version or one
+that lacks any of those parts, with what to do.
 """
 
 from __future__ import annotations
@@ -30,7 +33,25 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+import gunicorn
 from gunicorn.workers.gthread import DEFAULT_WORKER_DATA_TIMEOUT, TConn, ThreadWorker
+
+KNOWN_GUNICORN = 27
+"""The major version of gunicorn whose gthread worker this one extends."""
+GTHREAD_PARTS = (
+    "accept",
+    "enqueue_req",
+    "finish_request",
+    "handle",
+    "handle_quit",
+    "init_process",
+    "murder_pending",
+    "on_pending_socket_readable",
+    "run",
+)
+"""The methods of gthread's ThreadWorker this worker calls or overrides."""
+TCONN_PARTS = ("init", "close")
+"""What it uses of gthread's connection (besides its `sock`, `parser` and `timeout`)."""
 
 WRITE_THREADS = 8
 """Threads per server process for the requests that change something."""
@@ -42,6 +63,22 @@ GATHERED_HEAD = 64 * 1024
 """A head longer than this goes to a thread as it is: gunicorn's parser refuses it."""
 GATHERED_BODY = 256 * 1024
 """Bodies up to this size are gathered before a thread sees the request."""
+
+
+def require_known_gunicorn() -> None:
+    """Refuse to serve on a gunicorn this worker was not written against: another major
+    version, or one whose gthread lacks a part it uses."""
+    major = int(gunicorn.__version__.split(".")[0])
+    missing = [p for p in GTHREAD_PARTS if not callable(getattr(ThreadWorker, p, None))]
+    missing += [f"TConn.{p}" for p in TCONN_PARTS if not callable(getattr(TConn, p, None))]
+    if major != KNOWN_GUNICORN or missing:
+        raise RuntimeError(
+            f"scorer.worker extends gunicorn {KNOWN_GUNICORN}'s gthread worker; this is "
+            f"gunicorn {gunicorn.__version__}"
+            + (f", without {', '.join(missing)}" if missing else "")
+            + f": install 'gunicorn>={KNOWN_GUNICORN},<{KNOWN_GUNICORN + 1}' "
+            "(pyproject.toml pins it) or adapt scorer/worker.py."
+        )
 
 
 def is_write(head: bytes) -> bool:

@@ -7,8 +7,6 @@ import socket
 import threading
 import time
 
-import pytest
-
 from scorer import create_app, serve, worker
 from scorer.auth import routes as auth_routes
 from scorer.store.database import db
@@ -34,19 +32,6 @@ def test_a_server_kept_to_one_address_says_so_and_without_a_code_none_is_shown()
 def test_the_lan_address_is_never_loopback():
     address = serve.lan_address()
     assert address is None or not address.startswith("127.")
-
-
-@pytest.mark.parametrize(("sqlite", "workers"), [(True, "1"), (False, None)])
-def test_gunicorn_listens_where_asked_with_threads(sqlite, workers):
-    argv = serve.gunicorn_argv("0.0.0.0", "5000", sqlite)
-    assert argv[argv.index("--bind") + 1] == "0.0.0.0:5000"
-    assert argv[argv.index("--threads") + 1] == "8"
-    if workers:
-        assert argv[argv.index("--workers") + 1] == workers
-    assert int(argv[argv.index("--workers") + 1]) >= 1
-    assert argv[argv.index("--worker-class") + 1] == "scorer.worker.TabletsFirstWorker"
-    assert argv[-1] == "wsgi:app"
-    assert serve.gunicorn_argv("h", "1", sqlite, workers=3)[argv.index("--workers") + 1] == "3"
 
 
 def test_every_server_thread_keeps_a_postgresql_connection_open():

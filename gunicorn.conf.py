@@ -1,0 +1,32 @@
+"""gunicorn's settings for Haferl: `make run` (scorer.serve) starts
+`gunicorn -c gunicorn.conf.py wsgi:app` after it migrated the database; the same command
+serves by hand. HOST, PORT and WORKERS come from the environment (scorer.serve sets WORKERS
+for the database: one process on SQLite, cores + 1 on PostgreSQL); `GUNICORN_CMD_ARGS` and
+`FORWARDED_ALLOW_IPS` reach gunicorn as usual.
+"""
+
+import os
+
+from scorer.serve import KEEP_ALIVE, THREADS, TIMEOUT
+from scorer.worker import require_known_gunicorn
+
+require_known_gunicorn()
+
+bind = f"{os.environ.get('HOST') or '0.0.0.0'}:{os.environ.get('PORT') or '5000'}"
+workers = int(os.environ.get("WORKERS") or 1)
+threads = THREADS
+# gthread with threads of its own for the tablets' writes, and whole requests only handed
+# to a thread (scorer.worker).
+worker_class = "scorer.worker.TabletsFirstWorker"
+timeout = TIMEOUT
+# Live pages ask every 1.5 s (static/live.js): an idle connection is kept a little longer
+# than that, so a watching device does not open a new one for every ask. It waits in the
+# worker's poller, not in a thread.
+keepalive = KEEP_ALIVE
+# No max_requests: with SQLite's one process, each replacement stopped every table for the
+# ~1.4 s a new worker takes to start; PDFs render in a child process, and a worker's memory
+# levels off (about 130 MB after 18 imports of 1,990 hands and 60 answers of a 1,990-hand
+# table).
+accesslog = "-"
+# No control socket: unused here, and two servers on one machine would share its path.
+control_socket_disable = True
