@@ -16,13 +16,13 @@ from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
 from werkzeug.routing import BaseConverter
 
-from scorer import security
+from scorer import cli, security
 from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.extensions import compress, csrf, limiter, login_manager, migrate
 from scorer.i18n import reader as i18n_reader
 from scorer.reports.desk import Desk
 from scorer.reports.paper import TIMEZONE, Clock
-from scorer.store import backups, connections
+from scorer.store import connections
 from scorer.store.database import db
 from scorer.store.locks import release_at_the_end, release_writer
 
@@ -129,7 +129,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(api.bp)
     web.init_app(app)
-    backups.register(app)  # `flask scorer backup` and `restore`, beside create-organiser
+    cli.register(app)  # `flask scorer create-organiser`, `backup` and `restore`
     return app
 
 

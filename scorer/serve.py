@@ -29,6 +29,10 @@ from typing import NamedTuple
 
 import segno
 
+from scorer.domain.message import Msg, msg
+from scorer.i18n.catalogue import say
+from scorer.i18n.words import machine_language, speaking
+
 WORKERS_SQLITE = 1
 THREADS = 8
 TIMEOUT = 60
@@ -96,14 +100,16 @@ def prepare() -> Prepared:
         directory = lock = copy = None
         if database is not None:
             directory = backups.backup_dir(database, app.config.get("BACKUP_DIR"))
-            lock = backups.hold_serving_lock(database)
+            lock = backups.hold_serving_lock(database, waiting=_say_restore_waits)
             if migrations_pending():
                 try:
                     copy = backups.automatic_backup(database, directory)
                 except backups.BackupError as exc:
                     os.close(lock)
-                    raise SystemExit(f"{exc}\n{NOT_STARTED}") from None
-                sys.stderr.write(f"  Sicherung vor der Aktualisierung / backup first: {copy}\n")
+                    raise SystemExit(f"  {said(exc.message)}\n{not_started()}") from None
+                sys.stderr.write(
+                    f"  {said(msg('A backup before the upgrade: %(path)s', path=str(copy)))}\n"
+                )
         try:
             upgrade()
         except BaseException as exc:  # Flask-Migrate ends a RuntimeError with sys.exit(1)
@@ -120,7 +126,19 @@ def prepare() -> Prepared:
     return Prepared(sqlite, code, database, directory, lock)
 
 
-NOT_STARTED = "  Haferl wurde nicht gestartet. / Haferl was not started."
+def said(message: Msg) -> str:
+    """`message` in the machine's language (`words.machine_language`): the person at the
+    laptop reads the banner and what went wrong."""
+    with speaking(machine_language()):
+        return say(message)
+
+
+def not_started() -> str:
+    return "  " + said(msg("Haferl was not started."))
+
+
+def _say_restore_waits() -> None:
+    sys.stderr.write(f"  {said(msg('A backup is being restored; the server waits for it.'))}\n")
 
 
 def migrations_pending() -> bool:
@@ -143,48 +161,48 @@ def migrations_pending() -> bool:
 
 def upgrade_failed(exc: BaseException, database: Path | None, copy: Path | None) -> str:
     """Put the backup taken before the migration back (SQLite) and say what happened and
-    what to do, in German and English."""
+    what to do, in the machine's language."""
     from scorer.store import backups
 
-    reason = f"{type(exc).__name__} ({exc})"
-    de, en = reason, reason
-    if isinstance(exc, SystemExit):  # Flask-Migrate logged the error and exited
-        de, en = "der Fehler steht oben", "the error is shown above"
-    lines = [
-        "",
-        f"  Die Datenbank konnte nicht aktualisiert werden: {de}",
-        f"  The database could not be upgraded: {en}",
+    reason = msg("the error is shown above") if isinstance(exc, SystemExit) else None
+    # Flask-Migrate logged the error and exited; otherwise the exception says it.
+    lines: list[Msg] = [
+        msg(
+            "The database could not be upgraded: %(reason)s",
+            reason=reason or f"{type(exc).__name__} ({exc})",
+        ),
     ]
     if database is not None and copy is not None:
         try:
             failed = backups.set_aside(database, "failed-upgrade")
             backups.take_backup(copy, database)
         except (backups.BackupError, OSError) as again:
-            lines += [
-                f"  Die Sicherung {copy} konnte nicht zurückgelegt werden ({again}): bitte mit",
-                f"  `flask --app wsgi scorer restore {copy}` zurückspielen.",
-                f"  The backup {copy} could not be put back ({again}): restore it with",
-                f"  `flask --app wsgi scorer restore {copy}`.",
-            ]
+            why = again.message if isinstance(again, backups.BackupError) else str(again)
+            lines.append(
+                msg(
+                    "The backup %(path)s could not be put back (%(reason)s): restore it with "
+                    "`flask --app wsgi scorer restore %(path)s`.",
+                    path=str(copy),
+                    reason=why,
+                )
+            )
         else:
             lines += [
-                f"  Sie ist wieder wie vorher (aus der Sicherung {copy}); nichts ist verloren.",
-                f"  It is as it was before (from the backup {copy}); nothing is lost.",
-                f"  (Der fehlgeschlagene Stand / the failed state: {failed})",
+                msg(
+                    "It is as it was before (from the backup %(path)s); nothing is lost.",
+                    path=str(copy),
+                ),
+                msg("The failed state is kept at %(path)s.", path=str(failed)),
             ]
     else:
-        lines += [
-            "  Sie ist unverändert (alle Schritte in einer Transaktion); nichts ist verloren.",
-            "  It is unchanged (every step in one transaction); nothing is lost.",
-        ]
-    lines += [
-        "  Was tun: die vorige Version von Haferl starten (git checkout <vorige Version>,",
-        "  make run) und den Fehler mit dieser Ausgabe melden.",
-        "  What to do: run the previous version of Haferl (git checkout <previous version>,",
-        "  make run) and report the error with this output.",
-        NOT_STARTED,
-    ]
-    return "\n".join(lines)
+        lines.append(msg("It is unchanged (every step in one transaction); nothing is lost."))
+    lines.append(
+        msg(
+            "What to do: run the previous version of Haferl (git checkout <previous version>, "
+            "make run) and report the error with this output."
+        )
+    )
+    return "\n".join(["", *("  " + said(line) for line in lines), not_started()])
 
 
 def start_backup_keeper(database: Path, directory: Path) -> subprocess.Popen:
@@ -211,31 +229,31 @@ def start_backup_keeper(database: Path, directory: Path) -> subprocess.Popen:
     )
 
 
+RUNNING_AT = msg("Haferl is running. Open on the tablet (same Wi-Fi): %(url)s")
+NO_NETWORK = msg("Haferl runs on port %(port)s, but this machine has no network.")
+HERE = msg("On this machine: %(url)s")
+ONLY_HERE = msg("Haferl is running: %(url)s (at this address only)")
+SETUP_CODE = msg("Setup code for the first organiser account: %(code)s")
+SETUP_CODE_USE = msg("(/veranstalter/registrieren asks for it; it holds until the account is made)")
+
+
 def banner(host: str, port: str, code: str | None) -> str:
-    lines = []
+    """Where the tablets go (with a QR code) and the setup code, in the machine's language."""
+    lines: list[str] = []
     if host in ("0.0.0.0", "::"):
         address = lan_address()
         if address:
             url = f"http://{address}:{port}/"
             qr = io.StringIO()
             segno.make(url, error="m").terminal(out=qr, compact=True)
-            lines += [
-                "",
-                f"  Haferl läuft. Auf dem Tablet (im selben WLAN) öffnen:  {url}",
-                "",
-                qr.getvalue(),
-            ]
+            lines += ["", "  " + said(RUNNING_AT.with_args(url=url)), "", qr.getvalue()]
         else:
-            lines.append(f"  Haferl läuft auf Port {port}, aber dieser Rechner hat kein Netz.")
-        lines.append(f"  Auf diesem Rechner: http://127.0.0.1:{port}/")
+            lines.append("  " + said(NO_NETWORK.with_args(port=port)))
+        lines.append("  " + said(HERE.with_args(url=f"http://127.0.0.1:{port}/")))
     else:
-        lines.append(f"  Haferl läuft: http://{host}:{port}/ (nur an dieser Adresse)")
+        lines.append("  " + said(ONLY_HERE.with_args(url=f"http://{host}:{port}/")))
     if code:
-        lines += [
-            "",
-            f"  Einrichtungscode für das erste Veranstalterkonto: {code}",
-            "  (/veranstalter/registrieren fragt danach; er gilt, bis das Konto angelegt ist)",
-        ]
+        lines += ["", "  " + said(SETUP_CODE.with_args(code=code)), "  " + said(SETUP_CODE_USE)]
     return "\n".join(lines) + "\n"
 
 

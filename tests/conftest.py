@@ -288,3 +288,10 @@ class PostedFields(HTMLParser):
             self._select = None
         elif tag == "form":
             self._inside = False
+
+
+@pytest.fixture(autouse=True)
+def machine_speaks_german(monkeypatch) -> None:
+    """The terminal's language (`make run`'s banner, the command line) is German in every
+    test, whatever this machine's LANG; a test of another sets LANGUAGE itself."""
+    monkeypatch.setenv("LANGUAGE", "de")

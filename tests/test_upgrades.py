@@ -433,11 +433,12 @@ def test_make_run_puts_the_backup_back_when_a_migration_fails_and_says_what_to_d
     with pytest.raises(SystemExit) as exit_:
         serve.prepare()
     message = str(exit_.value.code)
-    reason = "ValueError (migration broke half-way)" if failure == "exception" else "the error is"
-    assert "Die Datenbank konnte nicht aktualisiert werden: " in message
-    assert f"The database could not be upgraded: {reason}" in message
-    assert "nichts ist verloren" in message and "nothing is lost" in message
-    assert "What to do" in message and "Was tun" in message
+    reason = (
+        "ValueError (migration broke half-way)" if failure == "exception" else "der Fehler steht"
+    )
+    assert f"Die Datenbank konnte nicht aktualisiert werden: {reason}" in message
+    assert "nichts ist verloren" in message and "Was tun" in message
+    assert message.endswith("Haferl wurde nicht gestartet.")
     assert hand_count(database) == hands
     assert revision_of(database) == "105688fba1c2"
     [failed] = database.parent.glob(f"{database.name}.failed-upgrade-*")

@@ -2,4 +2,4 @@
 
 from flask import Blueprint
 
-bp = Blueprint("auth", __name__, url_prefix="/veranstalter", cli_group="scorer")
+bp = Blueprint("auth", __name__, url_prefix="/veranstalter")

@@ -12,7 +12,6 @@ import secrets
 import unicodedata
 from pathlib import Path
 
-import click
 from flask import current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -24,7 +23,7 @@ from scorer.auth.blueprint import bp
 from scorer.auth.forms import LoginForm, SignupForm
 from scorer.domain import RuleError
 from scorer.extensions import limiter, login_manager, rate_limits_off
-from scorer.i18n.catalogue import say, say_error
+from scorer.i18n.catalogue import say
 from scorer.services import accounts
 from scorer.store.database import db
 from scorer.store.models import Organiser
@@ -159,20 +158,3 @@ def logout():
         accounts.end_sessions(current_user)
         logout_user()
     return redirect(url_for("table.index"))
-
-
-@bp.cli.command("create-organiser")
-@click.option("--name", prompt="Name")
-@click.option("--email", prompt="E-Mail")
-@click.password_option("--password", prompt="Passwort")
-def create_organiser_command(name: str, email: str, password: str) -> None:
-    """Create an organiser account. It speaks the app's default language, German (a
-    terminal has no browser to ask)."""
-    if len(password) < 8:
-        raise click.BadParameter(_("at least 8 characters"), param_hint="--password")
-    try:
-        accounts.create_organiser(name, email, password)
-    except ValueError as exc:
-        raise click.ClickException(say_error(exc)) from None
-    click.echo(_("Organiser %(email)s created.", email=email))
-    current_app.logger.info("organiser %s created", email)

@@ -8,7 +8,8 @@ printed paper, a file, a refresh thread), else the reader's, as the web layer te
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import os
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -68,6 +69,18 @@ def tell_reader_language(language: Callable[[], str]) -> None:
 def current() -> Words:
     """The words said now: those of `speaking`, else the reader's."""
     return _speaking.get() or words_of(_reader_language[0]())
+
+
+def machine_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the person at this machine's terminal (`make run`'s banner, the
+    command line): the first of LANGUAGE, LC_ALL, LC_MESSAGES and LANG that is set, as
+    gettext reads them; English where it says English, else German."""
+    environ = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            return "en" if value.lower().startswith("en") else "de"
+    return "de"
 
 
 @contextmanager

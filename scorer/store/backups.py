@@ -28,8 +28,9 @@ command) holds no lock; stop it before restoring.
 PostgreSQL has its own tools: both commands say to use `pg_dump` / `pg_restore` and exit
 with status 1.
 
-Nothing here imports Flask except `register`, which adds the two commands to the `scorer`
-command group; the keeper runs as `python -m scorer.store.backups keep …` and stays small.
+Nothing here imports Flask: the commands are `scorer.cli`'s, which says the refusals
+(`BackupError.message`, as data) in the machine's language; the keeper runs as
+`python -m scorer.store.backups keep …`, stays small and logs in English.
 """
 
 from __future__ import annotations
@@ -41,10 +42,12 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from scorer.domain.message import Msg, msg
 
 NAME = "haferl-%Y%m%d-%H%M%S.sqlite3"
 GLOB = "haferl-????????-??????.sqlite3"
@@ -54,17 +57,18 @@ DAY = 24 * 3600
 CHECK_EVERY = 600
 """How often (seconds) the keeper looks whether the newest backup is a day old."""
 
-POSTGRES = (
-    "PostgreSQL: Sicherungen macht pg_dump, zurückspielen pg_restore (siehe README, "
-    '"Backups").\n'
-    "PostgreSQL: back up with pg_dump and restore with pg_restore (see README, "
-    '"Backups").'
+POSTGRES = msg(
+    'PostgreSQL: back up with pg_dump and restore with pg_restore (see README, "Backups").'
 )
 
 
 class BackupError(Exception):
-    """A backup or restore that did not happen; the message says why, in German and
-    English, and what to do."""
+    """A backup or restore that did not happen; its `message` says why and what to do (as
+    data: the command line says it in the machine's language, a log in English)."""
+
+    def __init__(self, message: Msg):
+        super().__init__(message)
+        self.message = message
 
 
 # --- where ------------------------------------------------------------------------------
@@ -118,7 +122,7 @@ def integrity(path: Path) -> str:
 def take_backup(database: Path, target: Path) -> Path:
     """A consistent copy of `database` at `target` (see the module's docstring)."""
     if not database.is_file():
-        raise BackupError(f"Keine Datenbank unter {database}.\nNo database at {database}.")
+        raise BackupError(msg("No database at %(path)s.", path=str(database)))
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
@@ -138,14 +142,16 @@ def take_backup(database: Path, target: Path) -> Path:
         found = integrity(part)
         if found != "ok":
             raise BackupError(
-                f"Die Sicherung ist nicht in Ordnung ({found}); nichts gespeichert.\n"
-                f"The backup failed its integrity check ({found}); nothing was saved."
+                msg(
+                    "The backup failed its integrity check (%(found)s); nothing was saved.",
+                    found=found,
+                )
             )
         with open(part, "rb") as handle:
             os.fsync(handle.fileno())
         os.replace(part, target)
     except sqlite3.Error as exc:
-        raise BackupError(f"Sicherung fehlgeschlagen: {exc}\nThe backup failed: {exc}") from exc
+        raise BackupError(msg("The backup failed: %(reason)s", reason=str(exc))) from exc
     finally:
         part.unlink(missing_ok=True)
     return target
@@ -181,18 +187,15 @@ def due(directory: Path, now: float | None = None) -> bool:
 # --- the server's lock and restoring ----------------------------------------------------
 
 
-def hold_serving_lock(database: Path) -> int:
+def hold_serving_lock(database: Path, waiting: Callable[[], None] = lambda: None) -> int:
     """The server's shared lock on `<database>.lock`: an inheritable descriptor (kept
     open across `exec` into gunicorn and in its forked workers). Waits while a restore
-    holds the lock exclusively."""
+    holds the lock exclusively (after calling `waiting`, which tells the person)."""
     fd = os.open(lock_path(database), os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
-        sys.stderr.write(
-            "  Eine Sicherung wird gerade zurückgespielt; der Server wartet darauf.\n"
-            "  A backup is being restored; the server waits for it.\n"
-        )
+        waiting()
         fcntl.flock(fd, fcntl.LOCK_SH)
     os.set_inheritable(fd, True)
     return fd
@@ -207,10 +210,10 @@ def nobody_serving(database: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise BackupError(
-                "Der Server läuft noch auf dieser Datenbank: erst beenden (Strg+C im Fenster "
-                "von make run), dann zurückspielen. Nichts wurde geändert.\n"
-                "A server is still running on this database: stop it first (Ctrl+C in the "
-                "window of make run), then restore. Nothing was changed."
+                msg(
+                    "A server is still running on this database: stop it first (Ctrl+C in "
+                    "the window of make run), then restore. Nothing was changed."
+                )
             ) from None
         yield
     finally:
@@ -223,10 +226,7 @@ def restore(database: Path, backup: Path, now: datetime | None = None) -> Path |
     it as `<name>.before-restore-YYYYmmdd-HHMMSS` (returned; None when there was none)."""
     backup = Path(backup).resolve()
     if backup == database:
-        raise BackupError(
-            "Das ist die Datenbank selbst, keine Sicherung.\n"
-            "That is the database itself, not a backup."
-        )
+        raise BackupError(msg("That is the database itself, not a backup."))
     with nobody_serving(database):
         check_backup(backup)
         part = database.with_name(database.name + ".restore.part")
@@ -246,15 +246,17 @@ def check_backup(backup: Path) -> None:
     found = integrity(backup)
     if found != "ok":
         raise BackupError(
-            f"{backup} ist keine unversehrte SQLite-Datenbank ({found}); nichts geändert.\n"
-            f"{backup} is not a sound SQLite database ({found}); nothing was changed."
+            msg(
+                "%(path)s is not a sound SQLite database (%(found)s); nothing was changed.",
+                path=str(backup),
+                found=found,
+            )
         )
     with contextlib.closing(sqlite3.connect(backup)) as db:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
     if not {"alembic_version", "table_session", "hand"} <= tables:
         raise BackupError(
-            f"{backup} ist keine Haferl-Datenbank; nichts geändert.\n"
-            f"{backup} is not a Haferl database; nothing was changed."
+            msg("%(path)s is not a Haferl database; nothing was changed.", path=str(backup))
         )
 
 
@@ -269,9 +271,11 @@ def set_aside(database: Path, label: str, now: datetime | None = None) -> Path |
     wal = database.with_name(database.name + "-wal")
     if wal.exists() and wal.stat().st_size:
         raise BackupError(
-            f"{wal} ist nicht leer: läuft noch ein Programm auf der Datenbank? "
-            "Nichts geändert.\n"
-            f"{wal} is not empty: is a program still using the database? Nothing was changed."
+            msg(
+                "%(path)s is not empty: is a program still using the database? "
+                "Nothing was changed.",
+                path=str(wal),
+            )
         )
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
     aside = database.with_name(f"{database.name}.{label}-{stamp}")
@@ -294,9 +298,9 @@ def keep_daily(
         if due(directory):
             try:
                 made = automatic_backup(database, directory)
-                sys.stderr.write(f"Sicherung / backup: {made}\n")
+                sys.stderr.write(f"backup: {made}\n")  # a log line, in English
             except (BackupError, OSError) as exc:
-                sys.stderr.write(f"{exc}\n")
+                sys.stderr.write(f"{exc.message if isinstance(exc, BackupError) else exc}\n")
         deadline = time.monotonic() + check_every
         while time.monotonic() < deadline and os.getppid() == parent:
             time.sleep(min(5.0, check_every))
@@ -314,66 +318,6 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         keep_daily(args.database, args.dir, args.parent, args.check_every)
     return 0
-
-
-# --- the command line -------------------------------------------------------------------
-
-
-def register(app) -> None:
-    """Add `backup` and `restore` to the app's `scorer` command group."""
-    import click
-    from flask import current_app
-    from flask.cli import AppGroup
-
-    group = app.cli.commands.get("scorer")
-    if not isinstance(group, click.Group):
-        group = AppGroup("scorer")
-        app.cli.add_command(group)
-
-    def database() -> Path:
-        from scorer.store.database import db
-
-        path = sqlite_file(db.engine.url)
-        if path is None:
-            raise click.ClickException(POSTGRES)
-        return path
-
-    @group.command("backup")
-    @click.argument("path", required=False, type=click.Path(dir_okay=False, path_type=Path))
-    def backup_command(path: Path | None) -> None:
-        """Take a consistent copy of the SQLite database (also while the server runs)."""
-        source = database()
-        try:
-            if path is None:
-                directory = backup_dir(source, current_app.config.get("BACKUP_DIR"))
-                made = automatic_backup(source, directory)
-            else:
-                made = take_backup(source, path)
-        except BackupError as exc:
-            raise click.ClickException(str(exc)) from None
-        size = made.stat().st_size
-        click.echo(f"Gesichert / backed up: {made} ({size:,} Bytes, integrity_check ok)")
-
-    @group.command("restore")
-    @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
-    def restore_command(path: Path) -> None:
-        """Put a backup back in place of the SQLite database (stop the server first)."""
-        target = database()
-        from scorer.store.database import db
-
-        db.engine.dispose()
-        try:
-            aside = restore(target, path)
-        except BackupError as exc:
-            raise click.ClickException(str(exc)) from None
-        kept_de = f" Die bisherige Datenbank liegt unter {aside}." if aside else ""
-        kept_en = f" The database it replaced is kept at {aside}." if aside else ""
-        click.echo(
-            f"Zurückgespielt: {path} → {target}.{kept_de}\n"
-            "  make run startet wieder (eine ältere Sicherung wird dabei aktualisiert).\n"
-            f"Restored: {path} → {target}.{kept_en}\n"
-            "  make run starts again (an older backup is upgraded on the way)."
-        )
 
 
 if __name__ == "__main__":
