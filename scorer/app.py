@@ -20,7 +20,7 @@ from scorer import cli, security
 from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.extensions import compress, csrf, limiter, login_manager, migrate
 from scorer.i18n import reader as i18n_reader
-from scorer.reports.desk import Desk
+from scorer.reports.desk import PDF_CACHE_BYTES, Desk
 from scorer.reports.paper import TIMEZONE, Clock
 from scorer.store import connections
 from scorer.store.database import db
@@ -106,6 +106,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static=PROJECT_ROOT / "static",
         cache=Path(app.config["PDF_CACHE"]),
         clock=Clock(app.config.get("TIMEZONE", TIMEZONE)),
+        cache_bytes=int(app.config.get("PDF_CACHE_BYTES", PDF_CACHE_BYTES)),
     )
 
     from scorer import (

@@ -23,9 +23,6 @@ from tests.test_tournaments import (
     session_of,
 )
 
-pytestmark = pytest.mark.printer_as_served
-"""The printer's own waits are under test: they wait as a server's do."""
-
 
 def test_a_paper_is_printed_once_per_version(app, client, drawn_tournament, prints):
     tid, auth, round_one = drawn_tournament
@@ -69,6 +66,7 @@ def test_a_swap_of_seats_prints_the_rounds_papers_anew(app, client, drawn_tourna
     assert len(sorted(files(app, "turnier-*-runde-1-tische-*.pdf"))) == 1
 
 
+@pytest.mark.printer_as_served  # the printer's own waits, as a server's
 def test_requests_for_the_same_version_at_once_share_one_print(app, drawn_tournament, prints):
     tid, _, _ = drawn_tournament
 
@@ -91,6 +89,7 @@ def test_requests_for_the_same_version_at_once_share_one_print(app, drawn_tourna
     assert len(prints) == 1
 
 
+@pytest.mark.printer_as_served  # the printer's own waits, as a server's
 def test_a_slow_print_says_come_back_and_goes_on(app, client, drawn_tournament, monkeypatch):
     tid, _, _ = drawn_tournament
     release = threading.Event()
@@ -140,6 +139,7 @@ def test_the_season_report_is_printed_once_per_version_of_the_group(app, client,
     assert len(sorted(files(app, f"saison-{group['key']}-*.pdf"))) == 1
 
 
+@pytest.mark.printer_as_served  # the printer's own waits, as a server's
 def test_an_older_version_still_waiting_for_the_printer_is_dropped(
     app, drawn_tournament, monkeypatch
 ):
@@ -174,6 +174,7 @@ def test_an_older_version_still_waiting_for_the_printer_is_dropped(
     assert len(laid_out) == 2  # the table list and the newer standings only
 
 
+@pytest.mark.printer_as_served  # the printer's own waits, as a server's
 def test_a_paper_behind_a_busy_printer_is_answered_at_once(app, drawn_tournament, monkeypatch):
     """A request whose paper cannot get the printer holds no thread while it waits: it is
     told 'being printed' at once, not after WAIT seconds, and its reload finds the PDF."""
@@ -220,6 +221,6 @@ def test_a_print_stopped_with_the_server_is_not_logged_as_a_failure(monkeypatch,
     paper = Path("/nonexistent/x.pdf")
     logged = caplog.at_level(logging.INFO, logger=printing.log.name)
     with logged, pytest.raises(weasy.RendererStopped):
-        printing._print("<p>x</p>", Path("static"), "print.css", paper, "x", "1")
+        printing._print("<p>x</p>", Path("static"), "print.css", paper, "x", "1", 10**6)
     assert [r.levelname for r in caplog.records] == ["INFO"]
     assert not any(r.exc_info for r in caplog.records)

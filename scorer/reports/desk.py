@@ -19,16 +19,21 @@ from scorer.reports.paper import Clock
 from scorer.services.table_ledger import table_name
 from scorer.store.models import TableSession
 
+PDF_CACHE_BYTES = 256 * 1024 * 1024
+"""What the PDF cache may hold unless the app says (`PDF_CACHE_BYTES`): the oldest papers
+go first. A tournament's papers are 30 to 200 kB each."""
+
 
 @dataclass(frozen=True)
 class Desk:
-    """The templates' folder, the static files' folder, the PDF cache's folder and the
-    club's clock."""
+    """The templates' folder, the static files' folder, the PDF cache's folder (and the
+    bytes it may hold) and the club's clock."""
 
     templates: Path
     static: Path
     cache: Path
     clock: Clock = field(default_factory=Clock)
+    cache_bytes: int = PDF_CACHE_BYTES
 
     def render(self, template: str, **context: Any) -> str:
         """`template`'s HTML in the current language (`words.speaking`)."""

@@ -16,6 +16,10 @@ language, by a printer thread of the server process rather than by the request.
   most `QUEUED` papers wait for the printer; beyond that the printer is busy
   (`PrinterBusy`, 503).
 
+The cache is a cache: it holds at most the desk's `cache_bytes` (the oldest papers go
+first), and when the disk is full it gives way first: it is emptied of every other paper
+and the PDF written once more; a PDF that still does not fit is given without being kept.
+
 A print that fails is forgotten: the next request tries again.
 """
 
@@ -34,7 +38,7 @@ from pathlib import Path
 
 from scorer.reports import weasy
 from scorer.reports.desk import Desk
-from scorer.store.busy import PrinterBusy
+from scorer.store.busy import PrinterBusy, is_disk_full
 
 WAIT = 3.0
 """Seconds a request waits for its paper before it is told to come back."""
@@ -133,7 +137,9 @@ def _hand_to_printer(
             if len(_printing) >= QUEUED:
                 raise PrinterBusy("too many papers are waiting for the printer")
             older = [w for p, w in _printing.items() if _older(p, path, name, version)]
-            job = _printer.submit(_print, page, static, stylesheet, path, name, version)
+            job = _printer.submit(
+                _print, page, static, stylesheet, path, name, version, desk.cache_bytes
+            )
             _printing[path] = job
             job.add_done_callback(lambda done: _forget(path, done))
     for waiting in older:  # a newer version is wanted (outside the guard: a cancel
@@ -151,19 +157,15 @@ def _on_the_printer(job: Future[bytes]) -> bool:
     return False
 
 
-def _print(html: str, static: Path, stylesheet: str, path: Path, name: str, version: str) -> bytes:
+def _print(
+    html: str, static: Path, stylesheet: str, path: Path, name: str, version: str, limit: int
+) -> bytes:
     """In the printer thread: lay out the PDF, keep it (written whole or not at all),
     remove the paper's older versions. A failure goes to the requests waiting for it, if
     any are still waiting, and to the log."""
     try:
         pdf = weasy.write_pdf(html, static, stylesheet)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
-        try:
-            partial.write_bytes(pdf)
-            os.replace(partial, path)
-        finally:
-            partial.unlink(missing_ok=True)  # gone already unless the write failed
+        _keep(path, pdf, limit)
     except weasy.RendererStopped:
         log.info("printing %s stopped with the server", path.name)
         raise
@@ -174,6 +176,47 @@ def _print(html: str, static: Path, stylesheet: str, path: Path, name: str, vers
         if not old.name.startswith(f"{name}-{version}-"):
             old.unlink(missing_ok=True)
     return pdf
+
+
+def _keep(path: Path, pdf: bytes, limit: int) -> None:
+    """Write `pdf` to the cache at `path`, whole or not at all, keeping the cache within
+    `limit` bytes (the oldest papers go). A full disk empties the cache of the others and
+    the write is tried once more; then the PDF is not kept (it is still given)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_room(path.parent, limit - len(pdf))
+    for attempt in (1, 2):
+        partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+        try:
+            partial.write_bytes(pdf)
+            os.replace(partial, path)
+            return
+        except OSError as exc:
+            if not is_disk_full(exc):
+                raise
+            if attempt == 2:
+                log.warning("the disk is full: %s is given, not kept", path.name)
+                return
+            log.warning("the disk is full: the PDF cache gives way for %s", path.name)
+            _make_room(path.parent, 0)
+        finally:
+            partial.unlink(missing_ok=True)  # gone already unless the write failed
+
+
+def _make_room(folder: Path, room: int) -> None:
+    """Remove the oldest cached PDFs until those left take at most `room` bytes."""
+    kept = []
+    for pdf in folder.glob("*.pdf"):
+        try:
+            status = pdf.stat()
+        except FileNotFoundError:  # another request removed it meanwhile
+            continue
+        kept.append((status.st_mtime, status.st_size, pdf))
+    total = sum(size for _, size, _ in kept)
+    for _, size, pdf in sorted(kept, key=lambda k: k[0]):
+        if total <= room:
+            break
+        pdf.unlink(missing_ok=True)
+        total -= size
 
 
 def _older(other: Path, path: Path, name: str, version: str) -> bool:

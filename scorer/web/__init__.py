@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, render_template
 from flask_babel import gettext as _
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
@@ -14,7 +15,7 @@ from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
 from scorer.services import table_ledger
-from scorer.store.busy import Busy, PrinterBusy
+from scorer.store.busy import Busy, DiskFull, PrinterBusy, is_disk_full
 from scorer.table.forms import SUIT_NAMES
 
 
@@ -78,6 +79,22 @@ def init_app(app: Flask) -> None:
                 "It is busy right now (another report is being printed). "
                 "Please try again in a few seconds."
             )
+        elif isinstance(exc, DiskFull):
+            text = _(
+                "The server's disk is full: nothing was saved. This device keeps what it "
+                "sent and sends it again; please tell the organiser."
+            )
         response = app.make_response(http_error(ServiceUnavailable(text)))
         response.headers["Retry-After"] = "5"
         return response
+
+    @app.errorhandler(OSError)
+    @app.errorhandler(OperationalError)
+    def disk_full(exc: Exception):
+        """A write that found the disk full (the database's or a file's) changed nothing
+        (its transaction rolled back): 503, to be sent again. Any other such error is
+        not handled here."""
+        if not is_disk_full(exc):
+            raise exc
+        app.logger.error("the disk is full: %s", exc)
+        return busy(DiskFull())
