@@ -30,6 +30,7 @@ SLOW_MODULES = {
     "test_imports",
     "test_migrations",
     "test_printing",
+    "test_record_field",
     "test_serve",
     "test_upgrades",
     # real PDFs, property tests, whole tournaments and archives: 10-45 s a module here

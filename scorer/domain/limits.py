@@ -55,8 +55,9 @@ MAX_GROUP_MEMBERS = 40
 """Members of a Stammtisch group."""
 MAX_MEMBERS_TEXT = 2000
 """Characters of the new-group form's list of members (one per line)."""
-MAX_TOURNAMENT_PLAYERS = 400
-"""Players of a tournament."""
+MAX_TOURNAMENT_PLAYERS = 1500
+"""Players of a tournament: the largest real events (the Tarock record, 424; Schafkopf and
+Skat championships, 464 to 476; a Skat cup caps its field at 1,400) fit."""
 MAX_TOURNAMENT_ROUNDS = 20
 """Rounds of a tournament."""
 MAX_DEALS_PER_PLAYER = 20
