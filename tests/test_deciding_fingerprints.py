@@ -17,14 +17,12 @@ never by how fast the machine is; threads wait on events, never on sleeps."""
 from __future__ import annotations
 
 import base64
-import io
 import json
 import re
 import threading
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 from werkzeug.datastructures import MultiDict
 
 from scorer import live
@@ -32,6 +30,7 @@ from scorer.reports import printing
 from scorer.services.accounts import create_organiser
 from scorer.store.database import db
 from tests.conftest import PostedFields
+from tests.support.pdfs import pdf_text
 
 API = "/api/v1"
 EMAIL, PASSWORD = "leitung@example.org", "geheim123"
@@ -71,10 +70,6 @@ def patient_printer(monkeypatch) -> None:
 def text_of(html: str) -> str:
     """What a page says: tags dropped, white space collapsed."""
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
-
-
-def pdf_text(body: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
 
 
 def euro(cents: int) -> str:

@@ -13,19 +13,11 @@ from scorer.api import tournaments as tournament_api
 from scorer.live import RecentPages, recent_page
 from scorer.store.database import db
 from scorer.tournaments import routes
-from tests.test_table_page import FRAGE, form_fields, session_json
-from tests.test_web import new_table, table_url
+from tests.support.groups import FOUR, create_group, evening, play
+from tests.support.tables import FRAGE, api_hand, form_fields, new_table, session_json, table_url
+from tests.support.tournaments import API, active_players, created, draw, organiser, session_of
 
 JSON = {"Accept": "application/json"}
-
-
-def api_hand(client, url: str, declarer: str, points: int = 66, **extra) -> int:
-    """Another device enters a hand through the API; its number."""
-    key = url.rstrip("/").rsplit("/", 1)[-1]
-    hand = {"declarer": declarer, "contract": "frage", "points": points, **extra}
-    response = client.post(f"/api/v1/sessions/{key}/hands", json=hand)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["number"]
 
 
 def page_form(client, url: str) -> dict[str, str]:
@@ -198,8 +190,6 @@ def test_the_page_knows_the_seats_of_the_next_hands(client):
 
 
 def test_a_groups_page_follows_its_evenings(client):
-    from tests.test_groups import FOUR, create_group, evening, play
-
     key = create_group(client)["key"]
     first = client.get(f"/s/{key}")
     etag = first.headers["ETag"]
@@ -216,8 +206,6 @@ def test_a_groups_page_follows_its_evenings(client):
 
 
 def test_the_standings_follow_the_tables(app, client):
-    from tests.test_tournaments import active_players, created, draw, organiser, session_of
-
     auth = organiser(app)
     players = [f"Spieler {i}" for i in range(1, 7)]
     tournament = created(client, auth, players, rounds=2)
@@ -246,8 +234,6 @@ def test_spectators_polling_the_standings_cost_no_database_read(app, client):
     """While the page kept for the spectators is younger than half a second, a poll is
     answered from it: no read of the database, the bytes gzipped once for everyone."""
     from sqlalchemy import event
-
-    from tests.test_tournaments import created, organiser
 
     tournament = created(client, organiser(app), [f"Spieler {i}" for i in range(1, 7)])
     address = f"/turnier/{tournament['key']}/stand"
@@ -302,7 +288,6 @@ def refreshed(pages: RecentPages) -> None:
 def test_an_old_standings_page_is_given_while_one_thread_renders_the_new_one(app, client):
     """Past half a second the kept page is still given (no spectator waits for a render)
     while a refresher thread looks and renders; the next reader gets the new page."""
-    from tests.test_tournaments import API, created, organiser
 
     auth = organiser(app)
     tournament = created(client, auth, [f"Spieler {i}" for i in range(1, 7)])
@@ -383,8 +368,6 @@ def test_an_earlier_page_of_the_hand_list_watches_itself(client, monkeypatch):
 
 
 def test_the_public_standings_json_answers_304_until_something_changes(app, client):
-    from tests.test_tournaments import created, draw, organiser
-
     auth = organiser(app)
     tournament = created(client, auth, [f"Spieler {i}" for i in range(1, 7)], rounds=2)
     address = f"/api/v1/standings/{tournament['key']}"

@@ -13,7 +13,7 @@ from scorer import create_app, serve, worker
 from scorer.auth import routes as auth_routes
 from scorer.store.database import db
 from tests.conftest import dispose, make_app
-from tests.servers import LOOPBACK, call, migrate_fresh, start_server
+from tests.support.servers import LOOPBACK, call, migrate_fresh, start_server
 
 
 def test_the_banner_names_the_lan_address_with_a_qr_code_and_the_setup_code(monkeypatch):
