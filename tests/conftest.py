@@ -18,12 +18,13 @@ from scorer.store.database import db
 pytest.register_assert_rewrite("tests.support")
 pytest_plugins = [
     "tests.support.browser",
+    "tests.support.clocks",
     "tests.support.devices",
     "tests.support.racing",
 ]
-"""The shared fixtures (tests/support/): Chromium's, the devices at a table, the races
-between two servers. Every test names them without an import; the asserts of every helper
-in tests/support/ are rewritten as a test module's are."""
+"""The shared fixtures (tests/support/): Chromium's, the kept pages' clock, the devices at a
+table, the races between two servers. Every test names them without an import; the asserts
+of every helper in tests/support/ are rewritten as a test module's are."""
 
 DATA = Path(__file__).parent / "data"
 SETUP_CODE = "test-setup-code"
