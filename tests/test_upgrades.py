@@ -182,29 +182,12 @@ def test_an_upgraded_release_database_gives_the_same_answers_and_takes_new_hands
         )
         assert response.status_code == 201, response.get_json()
         assert new_hand(client, response.get_json()["key"])["number"] == 1
-    UPGRADED.append(
-        (
-            answers["commit"],
-            answers["revision"],
-            backend,
-            len(answers["sessions"]),
-            len(answers["groups"]),
-            len(answers["tournaments"]),
-        )
+    # The report's table, with `-s`: what was compared, one line per release and database.
+    print(
+        f"{answers['commit']} {answers['revision']} {backend:10} "
+        f"evenings {len(answers['sessions']):2} groups {len(answers['groups'])} "
+        f"tournaments {len(answers['tournaments'])}: equal"
     )
-
-
-UPGRADED: list[tuple] = []
-"""What the upgrade test compared, for `pytest -s`'s summary (the report's table)."""
-
-
-def test_print_what_was_compared():
-    """Prints the table of the upgrade tests that ran before it (with `-s`)."""
-    for commit, revision, backend, evenings, groups, tournaments in UPGRADED:
-        print(
-            f"{commit} {revision} {backend:10} evenings {evenings:2} groups {groups} "
-            f"tournaments {tournaments}: equal"
-        )
 
 
 def flask_migrate_head(app) -> str:
