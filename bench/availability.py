@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import big_evening  # noqa: E402
 
-from tests.servers import LOOPBACK, call, migrate_fresh, start_server  # noqa: E402
+from tests.support.servers import LOOPBACK, call, migrate_fresh, start_server  # noqa: E402
 
 SLOW_CLIENTS = 16
 PDFS_AT_ONCE = 10

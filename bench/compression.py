@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import CHROMIUM, CHROMIUM_ARGS, call, migrate_fresh, start_server  # noqa: E402
+from tests.support.servers import CHROMIUM, CHROMIUM_ARGS, call, migrate_fresh, start_server  # noqa: E402
 
 SETUP_CODE = "bench-setup-code"
 PASSWORD = "geheim123"

@@ -5,7 +5,7 @@ send at once, and whether every acknowledged hand is stored, in order, with the 
         [--postgres URL | SCORER_BENCH_DATABASE_URL=URL] [--pg-throwaway]
 
 It starts `python -m scorer.serve` (what `make run` starts: gunicorn, its access log and
-all) on 127.0.0.1 through `tests/servers.py`; every request goes to 127.0.0.1 on a new
+all) on 127.0.0.1 through `tests/support/servers.py`; every request goes to 127.0.0.1 on a new
 connection. Rate limits are off, as in the tests: all tablets share one address.
 
 Databases: always a SQLite file in a temporary directory (one process with 8 threads, as
@@ -59,7 +59,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import LOOPBACK, call, empty, free_port, migrate_fresh, start_server  # noqa: E402
+from tests.support.servers import LOOPBACK, call, empty, free_port, migrate_fresh, start_server  # noqa: E402
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]
 SPREAD_TABLES = 5

@@ -8,7 +8,7 @@ The tables enter hands many times faster than real ones (every 2 s, not every mi
         [--tablets 50] [--pg-throwaway] [--skip-sqlite]
 
 It starts `python -m scorer.serve` (what `make run` starts: gunicorn with its worker class,
-threads and access log) on 127.0.0.1 through `tests/servers.py`: always on a SQLite file in
+threads and access log) on 127.0.0.1 through `tests/support/servers.py`: always on a SQLite file in
 a temporary directory (one process), and with `--pg-throwaway` also on a PostgreSQL of its
 own (`throwaway_postgres` of `bench/load.py`, with the worker processes `scorer.serve` gives
 PostgreSQL). Every request goes to 127.0.0.1; rate limits are off, as in the tests (every
@@ -117,7 +117,7 @@ from load import (  # noqa: E402
 )
 from watchers import server_cpu_seconds  # noqa: E402
 
-from tests.servers import LOOPBACK, call, migrate_fresh, start_server  # noqa: E402
+from tests.support.servers import LOOPBACK, call, migrate_fresh, start_server  # noqa: E402
 
 PLAYERS = 200
 ROUNDS = 4

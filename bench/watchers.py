@@ -5,7 +5,7 @@ slow the tablets that enter hands.
         [--pg-throwaway] [--skip-sqlite]
 
 It starts `python -m scorer.serve` (what `make run` starts) on 127.0.0.1 through
-`tests/servers.py` (SQLite; PostgreSQL too with `--pg-throwaway`, as `bench/load.py`),
+`tests/support/servers.py` (SQLite; PostgreSQL too with `--pg-throwaway`, as `bench/load.py`),
 opens 5 tables of 3 players, and runs three legs of `--seconds` each:
 
 1. idle: `--watchers` devices watch the table pages (spread over the 5 tables) as
@@ -54,7 +54,7 @@ from load import (  # noqa: E402
     timed_call,
 )
 
-from tests.servers import LOOPBACK, migrate_fresh, start_server  # noqa: E402
+from tests.support.servers import LOOPBACK, migrate_fresh, start_server  # noqa: E402
 
 TABLES = 5
 POLL_S = 1.5

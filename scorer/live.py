@@ -65,8 +65,8 @@ def conditional(etag: str, render: Callable[[], ResponseReturnValue]) -> Respons
 
 @dataclass
 class KeptPage:
-    """A page (HTML or JSON) as rendered at `etag`, and when it was last known to be the
-    current one."""
+    """A page (HTML or JSON) as rendered at `etag`, and when (on the clock of its
+    `RecentPages`) it was last known to be the current one."""
 
     etag: str
     body: str
@@ -92,14 +92,20 @@ class RecentPages:
 
     Past `max_age` (up to `STALE_FACTOR` times it) the kept page is still given while one
     refresher thread looks and renders anew (`recent_page`): no reader waits for a render,
-    and a process renders a page at most once at a time."""
+    and a process renders a page at most once at a time.
+
+    A page's age is read on `clock` (seconds; `time.monotonic` unless another is given, as
+    the tests give one they move on)."""
 
     STALE_FACTOR = 4
     """A page older than `max_age` is given while it is refreshed, up to this many times
     `max_age` old (2 s for the standings); older, the reader waits for the new one."""
 
-    def __init__(self, max_age: float, size: int = 256):
+    def __init__(
+        self, max_age: float, size: int = 256, clock: Callable[[], float] = time.monotonic
+    ):
         self.max_age, self.size = max_age, size
+        self.clock = clock
         self._pages: OrderedDict[str, KeptPage] = OrderedDict()
         self._refreshing: set[str] = set()
         self._lock = threading.Lock()
@@ -115,9 +121,14 @@ class RecentPages:
     def _known_within(self, name: str, seconds: float) -> KeptPage | None:
         with self._lock:
             kept = self._pages.get(name)
-        if kept is not None and time.monotonic() - kept.checked < seconds:
+        if kept is not None and self.clock() - kept.checked < seconds:
             return kept
         return None
+
+    def refreshing(self) -> bool:
+        """Whether a refresher thread is refreshing a page of these now."""
+        with self._lock:
+            return bool(self._refreshing)
 
     def claim(self, name: str) -> bool:
         """Whether the caller is the one to refresh `name` (nobody else is doing it)."""
@@ -140,7 +151,7 @@ class RecentPages:
     ) -> KeptPage:
         """The page kept if it is this version (now known current again) or young enough,
         else `render()`'s, kept."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             kept = self._pages.get(name)
             if kept is not None and kept.etag == etag:

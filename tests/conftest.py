@@ -15,6 +15,17 @@ from scorer.domain.message import Msg
 from scorer.domain.model import RuleError
 from scorer.store.database import db
 
+pytest.register_assert_rewrite("tests.support")
+pytest_plugins = [
+    "tests.support.browser",
+    "tests.support.clocks",
+    "tests.support.devices",
+    "tests.support.racing",
+]
+"""The shared fixtures (tests/support/): Chromium's, the kept pages' clock, the devices at a
+table, the races between two servers. Every test names them without an import; the asserts
+of every helper in tests/support/ are rewritten as a test module's are."""
+
 DATA = Path(__file__).parent / "data"
 SETUP_CODE = "test-setup-code"
 """The first organiser sign-up's one-time code in the tests (`make run` prints a random one)."""
@@ -204,7 +215,7 @@ def prints(monkeypatch) -> list[tuple[str, str]]:
 def drawn_tournament(app, client):
     """Eight players, round 1 drawn (two tables of four), the organiser logged in:
     (tournament id, Basic auth header, round 1 as the API gave it)."""
-    from tests.test_tournaments import created, draw, log_in, organiser
+    from tests.support.tournaments import created, draw, log_in, organiser
 
     auth = organiser(app)
     tid = created(client, auth, [f"Spieler {i}" for i in range(1, 9)], rounds=2, deals=1)["id"]

@@ -16,9 +16,20 @@ from scorer.domain.limits import MAX_ARCHIVE_BYTES
 from scorer.store.database import db
 from scorer.store.models import Group, TableSession, Tournament
 from tests.conftest import dispose, make_app
-from tests.test_concurrency_more import lineup, table_version
-from tests.test_groups import BIG, FOUR, FRAGE_LOST, FRAGE_WON, close, create_group, evening, play
-from tests.test_tournaments import (
+from tests.support.groups import (
+    BIG,
+    FOUR,
+    FRAGE_LOST,
+    FRAGE_WON,
+    close,
+    create_group,
+    evening,
+    play,
+)
+from tests.support.migrations import app_on_release, same_rows
+from tests.support.tables import lineup, table_version
+from tests.support.tournaments import (
+    basic,
     created,
     draw,
     log_in,
@@ -428,8 +439,7 @@ def test_a_release_databases_groups_and_tournaments_move_whole(app, client, tmp_
     """The release of e63135f (a Stammtisch with a closed season, evenings with players
     who came and went, a tournament with a played round and a second partly played),
     upgraded to head, exported and imported here: the same answers everywhere."""
-    from tests.test_tournaments import basic
-    from tests.test_upgrades import DATA, app_on_release, same_rows
+    from tests.conftest import DATA
 
     release, answers, _ = app_on_release(DATA / "upgrades" / "e63135f.json", "sqlite", tmp_path)
     assert answers["groups"] and answers["tournaments"]

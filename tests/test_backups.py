@@ -21,7 +21,7 @@ import pytest
 from scorer import create_app
 from scorer.store import backups
 from scorer.store.database import db
-from tests.servers import call, migrate_fresh, start_server
+from tests.support.servers import call, migrate_fresh, start_server
 
 PLAYERS = ["Anton", "Berta", "Charlotte"]
 WRITERS = 8

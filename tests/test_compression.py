@@ -7,8 +7,8 @@ from __future__ import annotations
 import gzip
 import zlib
 
-from tests.test_live_table import api_hand
-from tests.test_web import new_table, table_url
+from tests.support.tables import api_hand, new_table, table_url
+from tests.support.tournaments import created, organiser
 
 GZIP = {"Accept-Encoding": "gzip, deflate"}
 """What Chromium sends over plain http (br and zstd only over https)."""
@@ -57,7 +57,6 @@ def test_a_server_told_not_to_compress_sends_even_the_kept_standings_plain(tmp_p
     """`SCORER_COMPRESS_REGISTER=false` (bench/compression.py's plain server): the kept
     standings, which gzip themselves once for all, go out plain too."""
     from tests.conftest import dispose, make_app
-    from tests.test_tournaments import created, organiser
 
     for register, encoded in ((True, "gzip"), (False, None)):
         folder = tmp_path / str(register)

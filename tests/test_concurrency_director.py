@@ -14,16 +14,8 @@ from sqlalchemy import select
 from scorer.services import tournaments as ops
 from scorer.store.database import db
 from scorer.store.models import Tournament, TournamentLog
-from tests.servers import call
-from tests.test_concurrency import (  # noqa: F401  (checker, database and servers are fixtures)
-    checker,
-    clear_organisers,
-    database,
-    organiser_headers,
-    race,
-    servers,
-    sign_up,
-)
+from tests.support.racing import clear_organisers, organiser_headers, race, sign_up
+from tests.support.servers import call
 
 TRIES = 8
 LATE = (0.0, 0.0, 0.0, 0.05, 0.1, 0.2, 0.6, 1.2)
@@ -82,7 +74,7 @@ def log_and_check(app, tournament_id: int) -> list[tuple[str, str]]:
         return result
 
 
-def test_a_tablets_correction_against_the_rounds_close(servers, checker):  # noqa: F811
+def test_a_tablets_correction_against_the_rounds_close(servers, checker):
     """Either the correction comes first (200, logged by the table, and counted) and the
     round closes after it, or the close comes first and the correction is refused (409)."""
     one, two = servers
@@ -116,7 +108,7 @@ def test_a_tablets_correction_against_the_rounds_close(servers, checker):  # noq
     assert seen == {200, 409}, seen  # both orders met
 
 
-def test_an_adjustment_against_the_rounds_close(servers, checker):  # noqa: F811
+def test_an_adjustment_against_the_rounds_close(servers, checker):
     """Both happen, once each, in either order; the adjustment counts."""
     one, two = servers
     clear_organisers(checker)
@@ -141,7 +133,7 @@ def test_an_adjustment_against_the_rounds_close(servers, checker):  # noqa: F811
         assert {r["player"]: r["adjustment"] for r in rows}["P1"] == -7
 
 
-def test_the_organisers_correction_against_the_finish(servers, checker):  # noqa: F811
+def test_the_organisers_correction_against_the_finish(servers, checker):
     """After the round closed: either the correction comes first and counts in the final
     standings, or the finish comes first and the correction is refused; never a correction
     after the finish."""

@@ -16,22 +16,20 @@ from sqlalchemy import func, select
 from scorer.store.database import db
 from scorer.store.models import GroupEvent, HistoryEvent, TournamentPlayer, TournamentRound
 from scorer.store.table_rows import get_session
-from tests.servers import LOOPBACK, call
-from tests.test_concurrency import (  # noqa: F401  (checker, database and servers are fixtures)
+from tests.support.groups import paid_lines_and_version
+from tests.support.racing import (
     PLAYERS,
     assert_cache_is_the_fold,
-    checker,
     clear_organisers,
-    database,
     frage,
     new_group,
     new_table,
     organiser_headers,
     race,
-    servers,
     sign_up,
 )
-from tests.test_groups import paid_lines_and_version
+from tests.support.servers import LOOPBACK, call
+from tests.support.tables import lineup, table_version
 
 TRIES = 8
 
@@ -53,23 +51,10 @@ def post_form(port: int, path: str, fields: dict[str, str] | None = None) -> int
         connection.close()
 
 
-def lineup(players: list[str], version: int) -> dict[str, str]:
-    """The players page's form: these players from the next hand on, the first deals."""
-    fields = {f"player_{i}": name for i, name in enumerate(players)}
-    return {**fields, "next_dealer": "0", "version": str(version)}
-
-
 def read(port: int, key: str) -> dict:
     status, session = call(port, "GET", f"/api/v1/sessions/{key}")
     assert status == 200
     return session
-
-
-def table_version(app, key: str) -> int:
-    with app.app_context():
-        version = get_session(key).version
-        db.session.remove()
-        return version
 
 
 def history_count(app, key: str, action: str) -> int:
@@ -84,7 +69,7 @@ def history_count(app, key: str, action: str) -> int:
         return count
 
 
-def test_two_changes_of_players_at_the_same_version_one_wins(servers, checker):  # noqa: F811
+def test_two_changes_of_players_at_the_same_version_one_wins(servers, checker):
     one, two = servers
     for attempt in range(TRIES):
         key = new_table(one)
@@ -105,7 +90,7 @@ def test_two_changes_of_players_at_the_same_version_one_wins(servers, checker): 
         assert_cache_is_the_fold(checker, key)
 
 
-def test_a_change_of_players_while_a_hand_is_recorded(servers, checker):  # noqa: F811
+def test_a_change_of_players_while_a_hand_is_recorded(servers, checker):
     one, two = servers
     outcomes = set()
     for _attempt in range(TRIES):
@@ -124,7 +109,7 @@ def test_a_change_of_players_while_a_hand_is_recorded(servers, checker):  # noqa
     assert outcomes <= {3, 4}
 
 
-def test_closing_while_a_hand_is_recorded(servers, checker):  # noqa: F811
+def test_closing_while_a_hand_is_recorded(servers, checker):
     one, two = servers
     for attempt in range(TRIES):
         key = new_table(one)
@@ -151,7 +136,7 @@ def test_closing_while_a_hand_is_recorded(servers, checker):  # noqa: F811
             db.session.remove()
 
 
-def test_an_evening_reopened_from_two_devices_at_once_is_reopened_once(servers, checker):  # noqa: F811
+def test_an_evening_reopened_from_two_devices_at_once_is_reopened_once(servers, checker):
     one, two = servers
     for attempt in range(TRIES):
         key = new_table(one)
@@ -167,7 +152,7 @@ def test_an_evening_reopened_from_two_devices_at_once_is_reopened_once(servers, 
         assert_cache_is_the_fold(checker, key)
 
 
-def test_a_member_renamed_from_two_devices_at_once_is_renamed_once(servers, checker):  # noqa: F811
+def test_a_member_renamed_from_two_devices_at_once_is_renamed_once(servers, checker):
     one, two = servers
     for attempt in range(TRIES):
         key = new_group(one)
@@ -206,7 +191,7 @@ def new_tournament(port: int, auth: dict[str, str], name: str) -> dict:
     return tournament
 
 
-def test_the_organiser_draws_once_and_enters_a_late_player_once(servers, checker):  # noqa: F811
+def test_the_organiser_draws_once_and_enters_a_late_player_once(servers, checker):
     one, two = servers
     clear_organisers(checker)
     assert sign_up(one, "orga@example.org") == 302
@@ -242,7 +227,7 @@ def test_the_organiser_draws_once_and_enters_a_late_player_once(servers, checker
         assert (rounds, zoes) == (1, 1), attempt
 
 
-def test_two_swaps_of_seats_at_once_are_both_applied(servers, checker):  # noqa: F811
+def test_two_swaps_of_seats_at_once_are_both_applied(servers, checker):
     one, two = servers
     clear_organisers(checker)
     assert sign_up(one, "orga@example.org") == 302
@@ -268,7 +253,7 @@ def test_two_swaps_of_seats_at_once_are_both_applied(servers, checker):  # noqa:
             assert read(one, table["key"])["first_dealer"] == table["players"][0], attempt
 
 
-def test_a_withdrawal_while_the_round_is_drawn(servers, checker):  # noqa: F811
+def test_a_withdrawal_while_the_round_is_drawn(servers, checker):
     """Withdrawn before the draw: not seated and off the list; after it: seated in that
     round, withdrawn after it. Never seated and withdrawn before the round."""
     one, two = servers
@@ -292,7 +277,7 @@ def test_a_withdrawal_while_the_round_is_drawn(servers, checker):  # noqa: F811
             assert not listed, (attempt, tournament)
 
 
-def test_a_round_closed_from_two_devices_at_once_is_closed_once(servers, checker):  # noqa: F811
+def test_a_round_closed_from_two_devices_at_once_is_closed_once(servers, checker):
     one, two = servers
     clear_organisers(checker)
     assert sign_up(one, "orga@example.org") == 302
@@ -311,7 +296,7 @@ def test_a_round_closed_from_two_devices_at_once_is_closed_once(servers, checker
             assert read(one, table["key"])["closed"], attempt
 
 
-def test_a_settle_up_closed_from_two_devices_at_once_pays_each_evening_once(servers, checker):  # noqa: F811
+def test_a_settle_up_closed_from_two_devices_at_once_pays_each_evening_once(servers, checker):
     one, two = servers
     for attempt in range(TRIES):
         key = new_group(one)
@@ -338,8 +323,8 @@ def test_a_settle_up_closed_from_two_devices_at_once_pays_each_evening_once(serv
 
 
 def test_hands_entered_on_the_page_and_sent_by_the_api_at_once_are_all_stored(
-    servers,  # noqa: F811
-    checker,  # noqa: F811
+    servers,
+    checker,
 ):
     """The page's form and the API record through the same queue for the table."""
     one, two = servers
@@ -367,8 +352,8 @@ def test_hands_entered_on_the_page_and_sent_by_the_api_at_once_are_all_stored(
 
 
 def test_one_hand_number_sent_from_two_devices_at_once_is_stored_once(
-    servers,  # noqa: F811
-    checker,  # noqa: F811
+    servers,
+    checker,
 ):
     """Two devices (and the same two again through the page's form) enter hand N at the
     same moment, one through each server process: exactly one is stored as N; the other
@@ -430,8 +415,8 @@ def post_json_form(port: int, path: str, fields: dict[str, str]) -> int:
 
 
 def test_rules_changed_while_an_evening_starts_apply_from_the_right_evening(
-    servers,  # noqa: F811
-    checker,  # noqa: F811
+    servers,
+    checker,
 ):
     """The group's rules changed on one device while another starts an evening: the
     evening has the rules that held when it started, and the change says from which
@@ -457,8 +442,8 @@ def test_rules_changed_while_an_evening_starts_apply_from_the_right_evening(
 
 
 def test_a_member_retired_while_named_for_an_evening_ends_as_the_last_write_says(
-    servers,  # noqa: F811
-    checker,  # noqa: F811
+    servers,
+    checker,
 ):
     one, two = servers
     for attempt in range(TRIES):
@@ -478,8 +463,8 @@ def test_a_member_retired_while_named_for_an_evening_ends_as_the_last_write_says
 
 
 def test_one_archive_imported_from_two_devices_at_once_makes_two_equal_groups(
-    servers,  # noqa: F811
-    checker,  # noqa: F811
+    servers,
+    checker,
 ):
     one, two = servers
     key = new_group(one)

@@ -13,7 +13,7 @@ from scorer.api.contract import validated
 from scorer.api.openapi import document
 from scorer.domain import GAMES, RuleError
 from scorer.domain.limits import MAX_BONUSES, MAX_PLAYER_NAME, MAX_TOURNAMENT_ROUNDS
-from tests.test_tournaments import API, create, created, draw, organiser, play_round
+from tests.support.tournaments import API, create, created, draw, organiser, play_round
 
 HAFERL = GAMES["haferltarock"]
 TABLE = {"game": "haferltarock", "system": "parlett-units", "players": ["Anton", "Berta", "Chris"]}

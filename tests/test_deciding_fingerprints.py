@@ -17,48 +17,26 @@ never by how fast the machine is; threads wait on events, never on sleeps."""
 from __future__ import annotations
 
 import base64
-import io
 import json
 import re
 import threading
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 from werkzeug.datastructures import MultiDict
 
-from scorer import live
 from scorer.reports import printing
 from scorer.services.accounts import create_organiser
 from scorer.store.database import db
 from tests.conftest import PostedFields
+from tests.support.clocks import Clock
+from tests.support.pdfs import pdf_text
 
 API = "/api/v1"
 EMAIL, PASSWORD = "leitung@example.org", "geheim123"
 PLAYERS = ["Anton", "Berta", "Christl", "Dieter"]
 POLL = {"X-Haferl-Live": "1"}
 REASON = "Spiel nachgetragen"
-
-
-class Clock:
-    """`scorer.live`'s clock, moved on by the test: a kept page is as old as the test says."""
-
-    def __init__(self) -> None:
-        self.now = -1e9  # what this test keeps looks ancient to the real clock after it
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def later(self) -> None:
-        """Past every kept page's freshness and staleness: the next reader looks itself."""
-        self.now += 3_600
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clock:
-    moved = Clock()
-    monkeypatch.setattr(live, "time", moved)
-    return moved
 
 
 @pytest.fixture
@@ -71,10 +49,6 @@ def patient_printer(monkeypatch) -> None:
 def text_of(html: str) -> str:
     """What a page says: tags dropped, white space collapsed."""
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
-
-
-def pdf_text(body: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
 
 
 def euro(cents: int) -> str:
@@ -166,15 +140,15 @@ def adjusted(client, tournament: dict, points: int) -> dict:
 
 
 def test_an_adjustment_changes_the_standings_page_json_and_pdf(
-    app, client, clock, prints, patient_printer
+    app, client, standings_clock, prints, patient_printer
 ):
     tournament = tournament_with_a_closed_round(app, client)
-    before = Standings(app, client, clock, tournament, prints)
+    before = Standings(app, client, standings_clock, tournament, prints)
     assert REASON not in before.page and REASON not in before.pdf_text
 
     adjusted(client, tournament, 7)
 
-    after = Standings(app, client, clock, tournament, prints, old=before)
+    after = Standings(app, client, standings_clock, tournament, prints, old=before)
     assert f"Berta +7: {REASON}" in after.page
     assert after.row("Berta")["adjustment"] == 7
     assert after.row("Berta")["total"] == before.row("Berta")["total"] + 7
@@ -182,11 +156,11 @@ def test_an_adjustment_changes_the_standings_page_json_and_pdf(
 
 
 def test_taking_an_adjustment_back_changes_the_standings_page_json_and_pdf(
-    app, client, clock, prints, patient_printer
+    app, client, standings_clock, prints, patient_printer
 ):
     tournament = tournament_with_a_closed_round(app, client)
     adjustment = adjusted(client, tournament, -5)
-    before = Standings(app, client, clock, tournament, prints)
+    before = Standings(app, client, standings_clock, tournament, prints)
     assert f"Berta −5: {REASON}" in before.page and REASON in before.pdf_text
     assert before.row("Berta")["adjustment"] == -5
 
@@ -196,17 +170,17 @@ def test_taking_an_adjustment_back_changes_the_standings_page_json_and_pdf(
     )
     assert taken_back.status_code == 200, taken_back.get_json()
 
-    after = Standings(app, client, clock, tournament, prints, old=before)
+    after = Standings(app, client, standings_clock, tournament, prints, old=before)
     assert REASON not in after.page and REASON not in after.pdf_text
     assert after.row("Berta")["adjustment"] == 0
     assert after.row("Berta")["total"] == before.row("Berta")["total"] + 5
 
 
 def test_the_finish_changes_the_standings_page_json_and_pdf(
-    app, client, clock, prints, patient_printer
+    app, client, standings_clock, prints, patient_printer
 ):
     tournament = tournament_with_a_closed_round(app, client)
-    before = Standings(app, client, clock, tournament, prints)
+    before = Standings(app, client, standings_clock, tournament, prints)
     assert "Endstand" not in before.page and "Aktualisiert sich selbst." in before.page
     assert not any(row["final"] for row in before.rows)
     assert "Endstand" not in before.pdf_text
@@ -216,7 +190,7 @@ def test_the_finish_changes_the_standings_page_json_and_pdf(
     )
     assert finished.status_code == 200, finished.get_json()
 
-    after = Standings(app, client, clock, tournament, prints, old=before)
+    after = Standings(app, client, standings_clock, tournament, prints, old=before)
     assert "Endstand" in after.page and "Aktualisiert sich selbst." not in after.page
     assert all(row["final"] for row in after.rows)
     assert "Endstand" in after.pdf_text

@@ -50,7 +50,7 @@ from scorer.services.tables import record_hand
 from scorer.store.database import db
 from scorer.store.errors import HandExists
 from scorer.store.models import HandRecord, TableSession
-from tests.test_table_queue import new_table, queue_in_order, table_locked_elsewhere
+from tests.support.table_queue import new_table, queue_in_order, table_locked_elsewhere
 
 
 def orders(items: list[Any], seeds: range = range(5)) -> list[list[Any]]:

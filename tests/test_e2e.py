@@ -6,49 +6,27 @@ settle-up against the rules engine's own fold. Screenshots go to tests/artifacts
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from scorer.domain import Hand
 from scorer.domain.ledger import Ledger, final_balances
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
-from tests.conftest import dispose, make_app
-from tests.servers import CHROMIUM, CHROMIUM_ARGS
-from tests.test_pdf import german_euros
+from tests.support.browser import ARTIFACTS, chromium, chromium_or_skip, sign_up_organiser
+from tests.support.languages import german_euros
+from tests.support.servers import CHROMIUM
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
-
-if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
-    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture
-def live_server(tmp_path):
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    dispose(app)
+chromium_or_skip()
 
 
 @pytest.fixture
 def page(live_server):
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+    with chromium() as browser:
         context = browser.new_context(
             locale="de-DE",
             viewport={"width": 1024, "height": 768},
@@ -56,7 +34,6 @@ def page(live_server):
             base_url=live_server,
         )
         yield context.new_page()
-        browser.close()
 
 
 def tap(page, group: str, label: str) -> None:
@@ -235,21 +212,6 @@ def decoded(cookie: str) -> str:
 def test_chromium_is_installed_in_ci():
     """CI must not pass by skipping the browser: .ci/run installs Debian's chromium."""
     assert shutil.which("chromium") or Path(CHROMIUM).exists()
-
-
-def sign_up_organiser(page) -> dict[str, str]:
-    """The first organiser signs up through the page; returns the API's Basic auth header."""
-    from tests.conftest import SETUP_CODE
-
-    page.goto("/veranstalter/registrieren")
-    page.fill("input[name=setup_code]", SETUP_CODE)
-    page.fill("input[name=name]", "Orga")
-    page.fill("input[name=email]", "orga@example.org")
-    page.fill("input[name=password]", "geheim123")
-    page.fill("input[name=confirm]", "geheim123")
-    page.get_by_role("button", name="Konto anlegen").click()
-    page.wait_for_url("**/turniere")
-    return {"Authorization": "Basic b3JnYUBleGFtcGxlLm9yZzpnZWhlaW0xMjM="}
 
 
 def test_every_page_renders_under_the_csp_without_a_console_error(page):

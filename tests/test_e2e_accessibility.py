@@ -8,13 +8,9 @@ from collections import Counter
 
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.test_e2e import (  # noqa: F401  (live_server is a fixture)
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    live_server,
-    sign_up_organiser,
-    sync_api,
-)
+from tests.support.browser import chromium, chromium_or_skip, sign_up_organiser
+
+chromium_or_skip()
 
 SIZES = {"tablet": (1024, 768), "phone": (390, 844)}
 THEMES = ("light", "dark")
@@ -78,16 +74,13 @@ def pages_of_an_evening(page) -> dict[str, str]:
     }
 
 
-def test_no_serious_or_critical_wcag_violation(live_server):  # noqa: F811
+def test_no_serious_or_critical_wcag_violation(live_server):
     axe = Axe()
     found: list[str] = []
     lesser: Counter[tuple[str, str]] = Counter()
     checked: set[str] = set()
     runs = 0
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+    with chromium() as browser:
         setup = browser.new_context(locale="de-DE", base_url=live_server)
         pages = pages_of_an_evening(setup.new_page())
         logged_in = setup.storage_state()  # the organiser's pages need the login
@@ -116,7 +109,6 @@ def test_no_serious_or_critical_wcag_violation(live_server):  # noqa: F811
                         else:
                             lesser[rule, impact] += 1
                 context.close()
-        browser.close()
     print(
         f"\naxe-core: {len(checked)} rules; {len(pages)} pages × {len(SIZES)} sizes × "
         f"{len(THEMES)} themes = {runs} runs; {len(found)} serious or critical violations"

@@ -8,7 +8,6 @@ when another device's hand comes in; Enter on every game's incomplete hand; the 
 entered on two devices. Screenshots go to tests/artifacts/ (hours-*.png).
 """
 
-# ruff: noqa: F811  (the fixtures `table` and `browser` are imported from test_e2e_live)
 from __future__ import annotations
 
 import threading
@@ -17,20 +16,20 @@ import pytest
 from werkzeug.serving import make_server
 
 from tests.conftest import dispose, make_app
-from tests.test_e2e import ARTIFACTS, sync_api  # noqa: F401  (sync_api: skips without it)
-from tests.test_e2e_live import (  # noqa: F401  (browser, live_server, table are fixtures)
+from tests.support.browser import ARTIFACTS, chromium_or_skip
+from tests.support.devices import (
     LIVE_WITHIN_MS,
+    WORDS,
     Table,
-    browser,
+    Taps,
     enter,
     fall_behind,
-    live_server,
     open_table,
     save,
     saved,
-    table,
 )
-from tests.test_e2e_table import WORDS, Taps
+
+sync_api = chromium_or_skip()
 
 THREE = ("Anton", "Berta", "Charlotte")
 
@@ -167,7 +166,7 @@ def short_tokens(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def short_table(browser, short_tokens):  # noqa: F811
+def short_table(browser, short_tokens):
     ARTIFACTS.mkdir(exist_ok=True)
     table = Table(browser, short_tokens)
     yield table

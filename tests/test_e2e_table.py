@@ -13,25 +13,17 @@ import re
 
 import pytest
 
-from tests.test_e2e import (  # noqa: F401  (live_server is a fixture)
-    ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    live_server,
-    sign_up_organiser,
-    sync_api,
-)
+from tests.support.browser import ARTIFACTS, chromium, chromium_or_skip, sign_up_organiser
+from tests.support.devices import VIEWPORTS, WORDS, Taps
+from tests.support.languages import GERMAN
 
-VIEWPORTS = {"tablet": (1024, 768), "phone": (390, 844)}
+chromium_or_skip()
 
 
-def open_browser(request, live_server, locale: str):  # noqa: F811
+def open_browser(request, live_server, locale: str):
     ARTIFACTS.mkdir(exist_ok=True)
     width, height = VIEWPORTS[request.param]
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+    with chromium() as browser:
         context = browser.new_context(
             locale=locale,
             viewport={"width": width, "height": height},
@@ -43,49 +35,19 @@ def open_browser(request, live_server, locale: str):  # noqa: F811
         problems: list[str] = []
         page.on("pageerror", lambda e: problems.append(str(e)))
         yield request.param, page
-        browser.close()
-        assert problems == [], problems
+    assert problems == [], problems
 
 
 @pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
-def device(request, live_server):  # noqa: F811
+def device(request, live_server):
     """A German tablet or phone (the browser asks for German)."""
     yield from open_browser(request, live_server, "de-DE")
 
 
 @pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
-def english_device(request, live_server):  # noqa: F811
+def english_device(request, live_server):
     """A tablet or phone whose browser asks for English."""
     yield from open_browser(request, live_server, "en-GB")
-
-
-WORDS = {
-    "de": {"who": "Wer spielt?", "what": "Was?", "trump": "Trumpf"},
-    "en": {"who": "Who plays?", "what": "What?", "trump": "Trump"},
-}
-"""The names of the form's groups, as a screen reader (and the test) finds them."""
-
-
-class Taps:
-    """Counts the taps a player makes."""
-
-    def __init__(self, page):
-        self.page = page
-        self.count = 0
-
-    def tap(self, locator) -> None:
-        locator.scroll_into_view_if_needed()
-        box = locator.bounding_box()
-        assert box is not None
-        self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        self.count += 1
-
-    def choice(self, group: str, label: str) -> None:
-        self.tap(
-            self.page.get_by_role("radiogroup", name=group)
-            .locator("label")
-            .filter(has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
-        )
 
 
 def create(page, game: str, system: str, players: list[str], **params) -> str:
@@ -378,11 +340,8 @@ def test_an_evening_of_each_game_by_tapping(device, evening):
     (ARTIFACTS / f"taps-{game}-{name}.txt").write_text(f"{taps}\n")
 
 
-def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):  # noqa: F811
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):
+    with chromium() as browser:
         context = browser.new_context(locale="de-DE", base_url=live_server)
         page = context.new_page()
         auth = sign_up_organiser(page)
@@ -414,7 +373,6 @@ def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):  # noqa: 
             assert view.evaluate("document.documentElement.scrollWidth") <= width, wide
             sizes[width] = view.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
         assert sizes[1920] >= 32 and sizes[390] < sizes[1920]
-        browser.close()
 
 
 def test_a_stammtisch_season_through_the_pages(device):
@@ -484,7 +442,6 @@ def test_the_other_pages_of_an_evening_in_english(english_device, tmp_path):
     """Edit a hand, the settle-up, the rules, the players, the import, closing, a missing
     page and the footer's language switch, tapped in English: each page in English only,
     nothing wider than the screen. Screenshots: english-<page>-<device>.png."""
-    from tests.test_i18n_pages import GERMAN
 
     name, page = english_device
     key = create(page, "haferltarock", "parlett-units", ["Anton", "Berta", "Charlotte"])
@@ -553,7 +510,6 @@ def test_the_other_pages_of_an_evening_in_english(english_device, tmp_path):
 def test_a_stammtisch_evening_and_season_in_english(english_device):
     """The Stammtisch pages tapped in English: found a group, play an evening, end it,
     the group page with its standings and a member's page, the season closed."""
-    from tests.test_i18n_pages import GERMAN
 
     name, page = english_device
 
@@ -605,7 +561,6 @@ def test_the_organiser_pages_in_english(english_device):
     """Sign-up, the tournament list, a new tournament's form, a tournament with its drawn
     round, the round's tables and the live standings, in English."""
     from tests.conftest import SETUP_CODE
-    from tests.test_i18n_pages import GERMAN
 
     name, page = english_device
 

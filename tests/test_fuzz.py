@@ -27,7 +27,7 @@ from scorer.store.models import (
     TournamentPlayer,
     TournamentRound,
 )
-from tests.test_tournaments import basic, create, organiser
+from tests.support.tournaments import basic, create, organiser
 
 FIELDS = [
     *sorted(REQUEST_FIELDS),

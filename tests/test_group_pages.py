@@ -9,7 +9,8 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from tests.conftest import PostedFields
-from tests.test_groups import API, BIG, FOUR, close, create_group, evening, play
+from tests.support.groups import API, BIG, FOUR, close, create_group, evening, play
+from tests.support.pdfs import pdf_text
 
 FRAGE_WON = {"contract": "frage", "points": 70}
 
@@ -116,8 +117,6 @@ def test_the_season_ends_on_the_page(client):
 
 
 def test_the_season_report_as_pdf_and_csv(client):
-    from tests.test_pdf import pdf_text
-
     key = create_group(client, members=[*FOUR, "<b>Bär & Co</b>"])["key"]
     for players in (FOUR, ["Anton", "Berta", "<b>Bär & Co</b>"]):
         session = evening(client, key, players)
@@ -126,7 +125,7 @@ def test_the_season_report_as_pdf_and_csv(client):
     lines = client.get(f"{API}/groups/{key}/standings").get_json()
     pdf = client.get(f"/s/{key}/saison.pdf")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
-    text = pdf_text(pdf.data)[1]
+    text = pdf_text(pdf.data)
     assert "Saison 1" in text and "<b>Bär & Co</b>" in text and "Das Haferl" in text
     for line in lines:
         assert line["player"] in text
@@ -146,7 +145,6 @@ def test_every_closed_season_stays_readable(client):
     """Two seasons closed, the third running: the group page, a member's page, the chart,
     the PDF and the CSV of each season by `?season=N`, with a switcher; the Haferl's
     history across seasons; the confirmation shows the final table and offers the PDF."""
-    from tests.test_pdf import pdf_text
 
     key = create_group(client)["key"]
     nets = []
@@ -178,7 +176,7 @@ def test_every_closed_season_stays_readable(client):
             assert f"/s/{key}/spieler/{line['player']}?season={number}" in html
         assert f"/s/{key}/saison.pdf?season={number}" in html
         pdf = client.get(f"/s/{key}/saison.pdf?season={number}")
-        assert pdf.status_code == 200 and f"Saison {number}" in pdf_text(pdf.data)[1]
+        assert pdf.status_code == 200 and f"Saison {number}" in pdf_text(pdf.data)
         rows = client.get(f"/s/{key}/saison.csv?season={number}").data.decode("utf-8-sig")
         totals: dict[str, int] = {}
         for row in rows.splitlines()[1:]:

@@ -5,57 +5,27 @@ conserved (members' nets + the group's Haferl = 0) after every operation."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
 
 from scorer.domain.season import share_out
 from scorer.domain.settle import settle
-from scorer.store.database import db
-from scorer.store.models import Group, GroupEvent
-
-API = "/api/v1"
-FOUR = ["Anton", "Berta", "Charlotte", "Dieter"]
-
-
-def create_group(client, **extra) -> dict:
-    body = {
-        "name": "Freitagsrunde",
-        "game": "haferltarock",
-        "system": "parlett-units",
-        "params": {"stake_cents": 50},
-        "members": FOUR,
-        **extra,
-    }
-    response = client.post(f"{API}/groups", json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
+from tests.support.groups import (
+    API,
+    BIG,
+    FOUR,
+    FRAGE_LOST,
+    FRAGE_WON,
+    close,
+    create_group,
+    evening,
+    paid_lines_and_version,
+    play,
+)
 
 
 def group(client, key: str) -> dict:
     response = client.get(f"{API}/groups/{key}")
     assert response.status_code == 200
     return response.get_json()
-
-
-def evening(client, key: str, players, **extra) -> dict:
-    response = client.post(f"{API}/groups/{key}/evenings", json={"players": players, **extra})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def play(client, session: dict, hands: list[dict]) -> dict:
-    key = session["key"]
-    for hand in hands:
-        state = client.get(f"{API}/sessions/{key}").get_json()
-        declarer = hand.get("declarer") or next(
-            p for p in state["players"] if p != state["sitting_out_next"]
-        )
-        response = client.post(f"{API}/sessions/{key}/hands", json={**hand, "declarer": declarer})
-        assert response.status_code == 201, response.get_json()
-    return client.get(f"{API}/sessions/{key}").get_json()
-
-
-def close(client, session: dict) -> None:
-    assert client.post(f"{API}/sessions/{session['key']}/close").status_code == 200
 
 
 def settlement(client, session_key: str) -> dict[str, int]:
@@ -76,11 +46,6 @@ def conserved(client, key: str) -> int:
     for season in data["closed_seasons"]:
         total += sum(season["shares"].values())
     return total
-
-
-FRAGE_WON = {"contract": "frage", "points": 70}
-FRAGE_LOST = {"contract": "frage", "points": 50}
-BIG = {"contract": "frage", "points": 120}
 
 
 def test_a_season_with_the_haferl_carried_over(client):
@@ -198,18 +163,6 @@ def test_two_tables_of_one_group_on_one_evening(client):
     close(client, table_b)
     close(client, table_a)
     assert conserved(client, key) == 0
-
-
-def paid_lines_and_version(app, key: str) -> tuple[int, int]:
-    """How many "paid" lines the group's history holds, and the group's version."""
-    with app.app_context():
-        found = db.session.scalar(select(Group).where(Group.key == key))
-        lines = db.session.scalar(
-            select(func.count())
-            .select_from(GroupEvent)
-            .where(GroupEvent.group_id == found.id, GroupEvent.action == "paid")
-        )
-        return lines, found.version
 
 
 def test_one_settle_up_for_many_evenings(app, client):

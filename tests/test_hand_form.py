@@ -27,8 +27,8 @@ from scorer.domain.scoring import BIDS, SUITS, Rules
 from scorer.services import tables
 from scorer.store.database import db
 from tests.conftest import PostedFields
-from tests.test_properties import HANDS, PAIR_IDS, PAIRS, PLAYERS, bavarian_hands
-from tests.test_properties import tables as rules_tables
+from tests.support.strategies import HANDS, PAIR_IDS, PAIRS, PLAYERS, bavarian_hands
+from tests.support.strategies import tables as rules_tables
 
 ROUND_TRIP = settings(
     max_examples=40,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from scorer.store.models import HandRecord
-from tests.test_sessions_api import (
+from tests.support.table_api import (
     API,
     A,
     B,

@@ -7,9 +7,8 @@ from __future__ import annotations
 import csv
 import io
 
-from tests.test_pdf import pdf_text
-from tests.test_table_page import PLAYERS3, change_players, record
-from tests.test_web import new_table, table_url
+from tests.support.pdfs import pdf_text
+from tests.support.tables import PLAYERS3, change_players, new_table, record, table_url
 
 API = "/api/v1"
 FAILED_PAGAT = {"id": "pagat_ultimo", "side": "declarer", "announced": True, "made": False}
@@ -28,7 +27,7 @@ def hand(client, key: str, **facts) -> None:
 
 
 def sheet(client, key: str) -> str:
-    return pdf_text(client.get(f"{API}/sessions/{key}/export.pdf").data)[1]
+    return pdf_text(client.get(f"{API}/sessions/{key}/export.pdf").data)
 
 
 def spreadsheet(client, key: str) -> list[dict[str, str]]:

@@ -14,7 +14,8 @@ from scorer.extensions import limiter
 from scorer.store.database import db
 from scorer.store.models import Organiser, TableSession, Tournament
 from tests.conftest import dispose, make_app
-from tests.test_tournaments import API, PASSWORD, basic, create, log_in, organiser
+from tests.support.tables import new_table
+from tests.support.tournaments import API, PASSWORD, basic, create, created, draw, log_in, organiser
 
 HAND = {"declarer": "Anton", "contract": "frage", "points": 70}
 PLAYERS = ["Anton", "Berta", "Charlotte"]
@@ -274,8 +275,6 @@ def test_no_link_built_from_the_address_leaves_the_site(client, path):
     "referrer", ["http://evil.example/", "http://localhost" + "//evil.example/"]
 )
 def test_a_tournament_error_goes_back_only_to_a_page_of_this_site(app, client, referrer):
-    from tests.test_tournaments import created, draw
-
     auth = organiser(app)
     log_in(client)
     tid = created(client, auth, [f"P{i}" for i in range(6)], rounds=1)["id"]
@@ -320,8 +319,6 @@ def test_names_are_nfc_and_single_spaced(client):
 
 
 def test_the_web_form_refuses_a_bidi_override_in_a_name(client):
-    from tests.test_web import new_table
-
     response = new_table(client, players=["Anton", "Berta\u202e", "Charlotte"])
     assert response.status_code == 422
     assert "unsichtbare Zeichen" in response.get_data(as_text=True)

@@ -17,7 +17,7 @@ from scorer.domain.scoring import Rules, score_hand
 from scorer.i18n.catalogue import say, say_all, say_line
 from scorer.i18n.formats import euros
 from tests.conftest import load_vectors
-from tests.test_vectors import hand_from_json, score_vector
+from tests.support.vectors import hand_from_json, score_vector
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorer" / "translations"

@@ -2,8 +2,9 @@
 with hands (open and closed), its lists and forms, the rules of every game, a tournament
 from the organiser's side and the public standings, a Stammtisch and the sign-in pages.
 
-The word lists hold common words of each language that the other never uses; card terms
-that keep their German names in English (Frage, Solo, Haferl, Bettel, …) are not on them.
+The word lists (tests/support/languages.py) hold common words of each language that the
+other never uses; card terms that keep their German names in English (Frage, Solo, Haferl,
+Bettel, …) are not on them.
 """
 
 from __future__ import annotations
@@ -14,23 +15,10 @@ from html.parser import HTMLParser
 import pytest
 
 from scorer.domain import GAMES
-from tests.test_groups import FOUR, close, create_group, evening, play
-from tests.test_tournaments import PASSWORD, created, draw, organiser
+from tests.support.groups import FOUR, close, create_group, evening, play
+from tests.support.languages import ENGLISH, GERMAN
+from tests.support.tournaments import PASSWORD, created, draw, organiser
 
-GERMAN = re.compile(
-    r"\b([Dd]er|[Dd]ie|[Dd]as|[Uu]nd|[Mm]it|[Nn]icht|[Bb]itte|Spieler|Spiele|Abend|"
-    r"[Ee]intragen|[Zz]urück|[Nn]euer?|Tisch|Runde|Stand|Gewinn|zahlt|gibt|[Jj]eder|"
-    r"[Ää]ndern|[Ll]öschen|[Ss]chließen|[Öö]ffnen|[Ff]ür|[Vv]on|über|unter|Augen|"
-    r"Einsatz|Einstellungen|Abrechnung|Turnier|Saison|Mitglieder|[Ww]er|Zählen|Seite|"
-    r"Anfrage|gefunden|Minute|warten)\b"
-)
-ENGLISH = re.compile(
-    r"\b([Tt]he|[Aa]nd|[Ww]ith|[Nn]ot|[Pp]lease|[Pp]layers?|hands?|Hands|[Ee]vening|[Ss]ave|"
-    r"[Bb]ack|[Nn]ew|[Tt]able|[Rr]ound|[Ss]tandings|pays|deals|[Ee]ach|[Ee]dit|[Dd]elete|"
-    r"[Cc]lose|[Oo]pen|[Ff]or|[Ff]rom|[Oo]ver|[Uu]nder|[Pp]oints|[Ss]take|[Ss]ettings|"
-    r"[Ss]ettle|[Tt]ournament|[Ss]eason|[Mm]embers|[Ww]ho|[Ww]hat|Found|Method|Allowed|"
-    r"[Rr]equest|[Cc]ount)\b"
-)
 PLAYERS = ["Anton", "Berta", "Charlotte"]
 
 

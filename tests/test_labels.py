@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.test_tournaments import log_in, organiser
-from tests.test_web import new_table, table_url
+from tests.support.tables import new_table, table_url
+from tests.support.tournaments import log_in, organiser
 
 API = "/api/v1"
 

@@ -19,6 +19,7 @@ from scorer.services import table_ledger, tables
 from scorer.store import table_rows
 from scorer.store.database import db
 from scorer.store.models import TableSession
+from tests.support.tables import lineup, new_table, table_url, table_version
 
 THREE = ("A", "B", "C")
 
@@ -203,8 +204,6 @@ def test_the_hand_list_and_the_chart_show_who_came_and_went(app, client):
     """The hand list has a line of its own for a newcomer's stake, a return and a leave;
     the chart draws each player from the hand he joined to the hand he left."""
     from scorer.reports.chart import balance_series
-    from tests.test_concurrency_more import lineup, table_version
-    from tests.test_web import new_table, table_url
 
     key = table_url(new_table(client, players=["Anton", "Berta", "Clara"])).rsplit("/", 1)[-1]
     api = f"/api/v1/sessions/{key}"

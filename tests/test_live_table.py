@@ -13,19 +13,12 @@ from scorer.api import tournaments as tournament_api
 from scorer.live import RecentPages, recent_page
 from scorer.store.database import db
 from scorer.tournaments import routes
-from tests.test_table_page import FRAGE, form_fields, session_json
-from tests.test_web import new_table, table_url
+from tests.support.clocks import Clock
+from tests.support.groups import FOUR, create_group, evening, play
+from tests.support.tables import FRAGE, api_hand, form_fields, new_table, session_json, table_url
+from tests.support.tournaments import API, active_players, created, draw, organiser, session_of
 
 JSON = {"Accept": "application/json"}
-
-
-def api_hand(client, url: str, declarer: str, points: int = 66, **extra) -> int:
-    """Another device enters a hand through the API; its number."""
-    key = url.rstrip("/").rsplit("/", 1)[-1]
-    hand = {"declarer": declarer, "contract": "frage", "points": points, **extra}
-    response = client.post(f"/api/v1/sessions/{key}/hands", json=hand)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["number"]
 
 
 def page_form(client, url: str) -> dict[str, str]:
@@ -198,8 +191,6 @@ def test_the_page_knows_the_seats_of_the_next_hands(client):
 
 
 def test_a_groups_page_follows_its_evenings(client):
-    from tests.test_groups import FOUR, create_group, evening, play
-
     key = create_group(client)["key"]
     first = client.get(f"/s/{key}")
     etag = first.headers["ETag"]
@@ -215,9 +206,7 @@ def test_a_groups_page_follows_its_evenings(client):
     assert after_hand.status_code == 200 and after_hand.headers["ETag"] != etag
 
 
-def test_the_standings_follow_the_tables(app, client):
-    from tests.test_tournaments import active_players, created, draw, organiser, session_of
-
+def test_the_standings_follow_the_tables(app, client, standings_clock):
     auth = organiser(app)
     players = [f"Spieler {i}" for i in range(1, 7)]
     tournament = created(client, auth, players, rounds=2)
@@ -229,7 +218,7 @@ def test_the_standings_follow_the_tables(app, client):
     assert '<noscript><meta http-equiv="refresh"' in html
     assert client.get(address, headers={"If-None-Match": etag}).status_code == 304
     round_ = draw(client, auth, tournament["id"])
-    kept_past_half_a_second(client, address, routes.STANDINGS)
+    kept_past_half_a_second(client, address, routes.STANDINGS, standings_clock)
     drawn = client.get(address, headers={"If-None-Match": etag})
     assert drawn.status_code == 200
     etag = drawn.headers["ETag"]
@@ -237,17 +226,15 @@ def test_the_standings_follow_the_tables(app, client):
     declarer = active_players(session_of(client, table))[0]
     hand = {"declarer": declarer, "contract": "frage", "points": 90}
     assert client.post(f"/api/v1/sessions/{table}/hands", json=hand).status_code == 201
-    kept_past_half_a_second(client, address, routes.STANDINGS)
+    kept_past_half_a_second(client, address, routes.STANDINGS, standings_clock)
     after = client.get(address, headers={"If-None-Match": etag})
     assert after.status_code == 200 and after.headers["ETag"] != etag
 
 
-def test_spectators_polling_the_standings_cost_no_database_read(app, client):
+def test_spectators_polling_the_standings_cost_no_database_read(app, client, standings_clock):
     """While the page kept for the spectators is younger than half a second, a poll is
     answered from it: no read of the database, the bytes gzipped once for everyone."""
     from sqlalchemy import event
-
-    from tests.test_tournaments import created, organiser
 
     tournament = created(client, organiser(app), [f"Spieler {i}" for i in range(1, 7)])
     address = f"/turnier/{tournament['key']}/stand"
@@ -272,7 +259,7 @@ def test_spectators_polling_the_standings_cost_no_database_read(app, client):
     assert gzip.decompress(packed.get_data()) == plain.get_data()
     assert packed.headers["ETag"] == plain.headers["ETag"]
     assert polled.status_code == 304
-    time.sleep(0.6)
+    standings_clock.later(0.6)
     event.listen(engine, "before_cursor_execute", counted)
     try:
         assert client.get(address, headers=poll).status_code == 304
@@ -283,26 +270,28 @@ def test_spectators_polling_the_standings_cost_no_database_read(app, client):
     assert client.get("/turnier/" + "x" * len(tournament["key"]) + "/stand").status_code == 404
 
 
-def kept_past_half_a_second(client, address: str, pages: RecentPages) -> None:
-    """The page kept for the spectators is at most half a second old: past that, the next
-    reader gets it once more while a refresher thread renders the new one."""
-    time.sleep(0.6)
+def kept_past_half_a_second(client, address: str, pages: RecentPages, clock: Clock) -> None:
+    """The page kept for the spectators is at most half a second old: past that (the clock
+    moved on), the next reader gets it once more while a refresher thread renders the new
+    one."""
+    clock.later(0.6)
     client.get(address)
     refreshed(pages)
 
 
 def refreshed(pages: RecentPages) -> None:
     """Wait until no refresher thread is refreshing a page of `pages`."""
-    deadline = time.monotonic() + 5
-    while pages._refreshing and time.monotonic() < deadline:
+    deadline = time.monotonic() + 30
+    while pages.refreshing():
+        assert time.monotonic() < deadline, "the refresher thread never finished"
         time.sleep(0.01)
-    assert not pages._refreshing
 
 
-def test_an_old_standings_page_is_given_while_one_thread_renders_the_new_one(app, client):
+def test_an_old_standings_page_is_given_while_one_thread_renders_the_new_one(
+    app, client, standings_clock
+):
     """Past half a second the kept page is still given (no spectator waits for a render)
     while a refresher thread looks and renders; the next reader gets the new page."""
-    from tests.test_tournaments import API, created, organiser
 
     auth = organiser(app)
     tournament = created(client, auth, [f"Spieler {i}" for i in range(1, 7)])
@@ -312,7 +301,7 @@ def test_an_old_standings_page_is_given_while_one_thread_renders_the_new_one(app
         f"{API}/tournaments/{tournament['id']}/players", json={"name": "Spät"}, headers=auth
     )
     assert late.status_code == 201
-    time.sleep(0.6)
+    standings_clock.later(0.6)
     stale = client.get(address)
     assert stale.headers["ETag"] == first.headers["ETag"]  # given at once, as it was
     refreshed(routes.STANDINGS)
@@ -322,7 +311,8 @@ def test_an_old_standings_page_is_given_while_one_thread_renders_the_new_one(app
 
 
 def test_a_refresh_that_fails_leaves_the_next_reader_to_look_itself(app):
-    pages = RecentPages(max_age=0.05)
+    clock = Clock()
+    pages = RecentPages(max_age=0.05, clock=clock)
     looks: list[str] = []
 
     def look() -> str:
@@ -333,7 +323,7 @@ def test_a_refresh_that_fails_leaves_the_next_reader_to_look_itself(app):
 
     with app.test_request_context("/turnier/x/stand"):
         assert recent_page(pages, "x", look, lambda etag: etag).get_data() == b"v1"
-        time.sleep(0.06)
+        clock.later(0.06)
         assert recent_page(pages, "x", look, lambda etag: etag).get_data() == b"v1"  # stale
         refreshed(pages)
         assert pages.stale("x") is None  # forgotten
@@ -342,7 +332,8 @@ def test_a_refresh_that_fails_leaves_the_next_reader_to_look_itself(app):
 
 
 def test_recent_pages_render_at_most_once_per_max_age():
-    pages = RecentPages(max_age=60)
+    clock = Clock()
+    pages = RecentPages(max_age=60, clock=clock)
     renders = []
 
     def render(text: str):
@@ -360,7 +351,9 @@ def test_recent_pages_render_at_most_once_per_max_age():
     assert given(pages.young("standings")) == ("v1", "one")
     assert given(pages.page("standings", "v2", render("two"))) == ("v1", "one")  # young
     assert renders == ["one"]
-    pages.max_age = 0
+    clock.later(59)
+    assert given(pages.young("standings")) == ("v1", "one")  # 59 s old: still young
+    clock.later(1)
     assert pages.young("standings") is None  # the next reader looks at the database
     assert given(pages.page("standings", "v2", render("two"))) == ("v2", "two")
     assert given(pages.page("standings", "v2", render("three"))) == ("v2", "two")  # same
@@ -382,9 +375,9 @@ def test_an_earlier_page_of_the_hand_list_watches_itself(client, monkeypatch):
     assert f'data-live="{url.split("localhost")[-1]}/spiele"' in latest
 
 
-def test_the_public_standings_json_answers_304_until_something_changes(app, client):
-    from tests.test_tournaments import created, draw, organiser
-
+def test_the_public_standings_json_answers_304_until_something_changes(
+    app, client, standings_clock
+):
     auth = organiser(app)
     tournament = created(client, auth, [f"Spieler {i}" for i in range(1, 7)], rounds=2)
     address = f"/api/v1/standings/{tournament['key']}"
@@ -393,7 +386,7 @@ def test_the_public_standings_json_answers_304_until_something_changes(app, clie
     assert first.status_code == 200 and isinstance(first.get_json(), list)
     assert client.get(address, headers={"If-None-Match": etag}).status_code == 304
     draw(client, auth, tournament["id"])
-    kept_past_half_a_second(client, address, tournament_api.PUBLIC_STANDINGS)
+    kept_past_half_a_second(client, address, tournament_api.PUBLIC_STANDINGS, standings_clock)
     drawn = client.get(address, headers={"If-None-Match": etag, "Accept-Encoding": "gzip"})
     assert drawn.status_code == 200 and drawn.mimetype == "application/json"
     assert drawn.headers["Content-Encoding"] == "gzip"

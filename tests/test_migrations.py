@@ -8,54 +8,19 @@ first and emptied again afterwards."""
 
 from __future__ import annotations
 
-import os
 import random
 
 import flask_migrate
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import JSON, inspect
+from sqlalchemy import inspect
 
-from scorer import create_app
 from scorer.services import tournaments as ops
 from scorer.store.database import db
 from scorer.store.models import HandRecord, TableSession, Tournament
-from tests.test_tournaments import created, draw, organiser, play_round
-
-POSTGRES_URL = os.environ.get("SCORER_TEST_DATABASE_URL")
-
-
-def fresh_app(tmp_path, name: str, url: str | None = None):
-    """An app on an empty SQLite file (or `url`): no create_all, unlike the `app` fixture."""
-    return create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{tmp_path / name}",
-            "WTF_CSRF_ENABLED": False,
-            "SECRET_KEY": "test",
-        }
-    )
-
-
-def empty(app) -> None:
-    """Drop the models' tables and Alembic's version table from a shared test database."""
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-
-
-def same_json_default(context, inspected, column, inspected_default, _, rendered_default):
-    """PostgreSQL cannot compare two `json` values with `=`, which Alembic's comparison of
-    server defaults does: a JSON column's default is compared as text here ("'{}'::json"
-    or "'{}'" against "{}"); every other column as Alembic does (None)."""
-    if not isinstance(column.type, JSON):
-        return None
-    return (inspected_default or "").split("::")[0].strip("'") != (rendered_default or "").strip(
-        "'"
-    )
+from tests.support.migrations import POSTGRES_URL, empty, fresh_app, same_json_default
+from tests.support.tournaments import created, draw, organiser, play_round
 
 
 @pytest.fixture(

@@ -3,33 +3,27 @@ with pypdf."""
 
 from __future__ import annotations
 
-import io
 import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
 from scorer.domain import Hand
 from scorer.domain.scoring import BIDS, SUITS
-from scorer.i18n.formats import money
 from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
 from scorer.reports.paper import Clock
 from scorer.reports.pdf import render_pdf, sheet_context
 from scorer.reports.weasy import StaticFetcher
 from scorer.services import table_ledger, tables
 from scorer.store.database import db
+from tests.support.languages import german_euros
+from tests.support.pdfs import pdf_pages, pdf_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 BAER = "<b>Bär & Co</b>"
 FOUR = ["Anton", BAER, "Charlotte", "Dieter"]
-
-
-def german_euros(cents: int, signed: bool = False) -> str:
-    """Euros as a German page and sheet write them: '1.234,50 €', '−1,20 €'."""
-    return money(cents, signed, "de_DE")
 
 
 def play(session, rng: random.Random, hands: int, contracts=("frage", "hand")) -> None:
@@ -60,11 +54,6 @@ def evening(players=FOUR, hands=40, game="haferltarock", system="parlett-units",
     return session
 
 
-def pdf_text(pdf: bytes) -> tuple[list[str], str]:
-    pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
-    return pages, "\n".join(pages)
-
-
 def hand_numbers(text: str) -> set[int]:
     """Numbers standing alone on a line, as those of the number column do (right-aligned
     with figure spaces, '*' after an edited hand). Card points and chart ticks do too, so
@@ -91,7 +80,8 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
         db.session.commit()
 
         pdf = render_pdf(session, "de", app.extensions["desk"])
-        pages, text = pdf_text(pdf)
+        pages = pdf_pages(pdf)
+        text = "\n".join(pages)
         settled = table_ledger.settlement(session)
 
     assert pdf.startswith(b"%PDF")
@@ -115,7 +105,8 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
 def test_every_page_carries_the_running_total_to_the_next(app):
     with app.app_context():
         session = evening(hands=130)
-        pages, text = pdf_text(render_pdf(session, "de", app.extensions["desk"]))
+        pages = pdf_pages(render_pdf(session, "de", app.extensions["desk"]))
+        text = "\n".join(pages)
         state = session.state
 
     # Each page of hands is one table that closes with a subtotal, and the next page opens
@@ -144,7 +135,7 @@ def test_three_players_and_a_pocket_system_render(app):
         play(pocket, random.Random(3), 15, contracts=("frage", "hand", "bettel"))
         db.session.commit()
         desk = app.extensions["desk"]
-        texts = [pdf_text(render_pdf(s, "de", desk))[1] for s in (three, pocket)]
+        texts = [pdf_text(render_pdf(s, "de", desk)) for s in (three, pocket)]
 
     assert all("Seite 1 von 1" in t for t in texts)
     assert "Charlotte" in texts[0] and "Haferl leer" not in texts[1]
@@ -160,7 +151,7 @@ def test_a_tournament_table_shows_points_and_no_transfers(app):
         )
         play(session, random.Random(5), 20)
         db.session.commit()
-        text = pdf_text(render_pdf(session, "de", app.extensions["desk"]))[1]
+        text = pdf_text(render_pdf(session, "de", app.extensions["desk"]))
         balances = session.state["balances"]
     assert "Punkte" in text and "€" not in text and "zahlt" not in text
     for name in FOUR:
@@ -171,7 +162,8 @@ def test_a_tournament_table_shows_points_and_no_transfers(app):
 def test_an_empty_evening_renders(app):
     with app.app_context():
         session = evening(hands=0)
-        pages, text = pdf_text(render_pdf(session, "de", app.extensions["desk"]))
+        pages = pdf_pages(render_pdf(session, "de", app.extensions["desk"]))
+        text = "\n".join(pages)
     assert len(pages) == 1
     assert "Noch kein Spiel eingetragen." in text and "Niemand muss zahlen." in text
 

@@ -14,14 +14,9 @@ from pathlib import Path
 import pytest
 
 from scorer.reports import printing, weasy
-from tests.test_groups import FOUR, create_group, evening, play
-from tests.test_tournament_pdf_cache import files, until_printed
-from tests.test_tournaments import (
-    active_players,
-    log_in,
-    post_hand,
-    session_of,
-)
+from tests.support.groups import FOUR, create_group, evening, play
+from tests.support.pdfs import files, until_printed
+from tests.support.tournaments import active_players, log_in, post_hand, session_of
 
 
 def test_a_paper_is_printed_once_per_version(app, client, drawn_tournament, prints):

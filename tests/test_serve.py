@@ -6,12 +6,13 @@ import contextlib
 import socket
 import threading
 import time
+from types import SimpleNamespace
 
 from scorer import create_app, serve, worker
 from scorer.auth import routes as auth_routes
 from scorer.store.database import db
 from tests.conftest import dispose, make_app
-from tests.servers import LOOPBACK, call, migrate_fresh, start_server
+from tests.support.servers import LOOPBACK, call, migrate_fresh, start_server
 
 
 def test_the_banner_names_the_lan_address_with_a_qr_code_and_the_setup_code(monkeypatch):
@@ -29,9 +30,55 @@ def test_a_server_kept_to_one_address_says_so_and_without_a_code_none_is_shown()
     assert "█" not in text and "Einrichtungscode" not in text
 
 
-def test_the_lan_address_is_never_loopback():
-    address = serve.lan_address()
-    assert address is None or not address.startswith("127.")
+class Probe:
+    """A UDP socket whose kernel picks `picked` as the source address (or has no route)."""
+
+    def __init__(self, picked: str | None):
+        self.picked = picked
+        self.asked: tuple[str, int] | None = None
+
+    def socket(self, family, kind):
+        assert (family, kind) == (socket.AF_INET, socket.SOCK_DGRAM)  # connecting sends nothing
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def connect(self, address) -> None:
+        self.asked = address
+        if self.picked is None:
+            raise OSError(101, "Network is unreachable")
+
+    def getsockname(self):
+        return (self.picked, 40000)
+
+
+@pytest.mark.parametrize(
+    ("picked", "shown"),
+    [
+        ("192.168.1.23", "192.168.1.23"),
+        ("10.0.0.7", "10.0.0.7"),
+        ("127.0.0.1", None),
+        ("127.0.1.1", None),  # Debian names its host so in /etc/hosts
+        ("0.0.0.0", None),
+        (None, None),  # no network at all
+    ],
+)
+def test_the_lan_address_is_the_kernels_pick_unless_that_reaches_only_this_machine(
+    monkeypatch, picked, shown
+):
+    """What the tablets are told to open: the source address the kernel picks for a route
+    outwards; none where that is loopback, unbound or there is no route."""
+    probe = Probe(picked)
+    sockets = SimpleNamespace(
+        socket=probe.socket, AF_INET=socket.AF_INET, SOCK_DGRAM=socket.SOCK_DGRAM
+    )
+    monkeypatch.setattr(serve, "socket", sockets)
+    assert serve.lan_address() == shown
+    assert probe.asked is not None and not probe.asked[0].startswith("127.")  # a route out
 
 
 def test_every_server_thread_keeps_a_postgresql_connection_open():

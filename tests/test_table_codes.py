@@ -9,7 +9,7 @@ import pytest
 
 from scorer.store import table_codes
 from tests.conftest import dispose, make_app
-from tests.test_web import new_table, table_url
+from tests.support.tables import new_table, table_url
 
 
 @pytest.mark.parametrize(

@@ -11,30 +11,19 @@ from html import unescape as html_unescape
 
 from scorer.store.database import db
 from tests.conftest import PostedFields, dispose, make_app
-from tests.test_pdf import german_euros
-from tests.test_web import PLAYERS, new_table, table_url
-
-FRAGE = {"contract": "frage", "points": "70", "points_of": "declarer"}
-
-
-def record(client, url: str, **fields) -> None:
-    """A hand entered on the page; by default a Frage 70 of the first player who plays."""
-    if "declarer" not in fields:
-        page = client.get(url).get_data(as_text=True)
-        fields["declarer"] = re.search(r'name="declarer" value="([^"]+)"', page).group(1)
-    response = client.post(url + "/spiel", data={**FRAGE, **fields})
-    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
-
-
-def session_json(client, url: str) -> dict:
-    key = url.rstrip("/").rsplit("/", 1)[-1]
-    return client.get(f"/api/v1/sessions/{key}").get_json()
-
-
-def form_fields(html: str) -> dict[str, str]:
-    parser = PostedFields("hand-form")
-    parser.feed(html)
-    return dict(parser.values)
+from tests.support.languages import german_euros
+from tests.support.pdfs import pdf_text
+from tests.support.tables import (
+    FRAGE,
+    PLAYERS,
+    PLAYERS3,
+    change_players,
+    form_fields,
+    new_table,
+    record,
+    session_json,
+    table_url,
+)
 
 
 def bar(html: str) -> str:
@@ -186,9 +175,6 @@ def test_bettel_is_won_or_lost_explicitly(client):
     assert 'data-show-for="bettel"' in html and "gewonnen: keinen Stich" in html
 
 
-PLAYERS3 = ["Anton", "Berta", "Charlotte"]
-
-
 def test_a_durch_bid_is_made_or_lost_with_one_answer(client):
     """Bid Durch, then made or lost: the Extras toggle is not asked beside it (a bid of
     Durch with 120 points and no toggle was once a lost game)."""
@@ -326,7 +312,6 @@ def test_a_closed_evening_shows_the_settle_up_and_can_be_reopened(client):
 
 def test_durch_and_a_short_pot_are_shown_in_the_list_and_on_the_sheet(client):
     """A Durch and a pot that could not pay all it owed are visible without "warum?"."""
-    from tests.test_pdf import pdf_text
 
     created = client.post(
         "/api/v1/sessions",
@@ -344,28 +329,9 @@ def test_durch_and_a_short_pot_are_shown_in_the_list_and_on_the_sheet(client):
     html = client.get(f"/t/{key}/spiele").get_data(as_text=True)
     assert '<span class="badge">Durch</span>' in html
     assert "Haferl reichte nicht" in html and "im Haferl sind nur noch 30 der" in html
-    text = pdf_text(client.get(f"/api/v1/sessions/{key}/export.pdf").data)[1]
+    text = pdf_text(client.get(f"/api/v1/sessions/{key}/export.pdf").data)
     assert "Durch" in text
     assert "im Haferl sind nur noch 30 der" in text.replace("\n", " ")
-
-
-def change_players(client, url: str, names: list[str], dealer: int | None = None, **extra):
-    page = client.get(url + "/spieler")
-    assert page.status_code == 200
-    fields = dict(PostedFields_for(page.get_data(as_text=True), "lineup"))
-    for i in range(4):
-        fields[f"player_{i}"] = names[i] if i < len(names) else ""
-    if dealer is not None:
-        fields["next_dealer"] = str(dealer)
-    fields.update(extra)
-    return client.post(url + "/spieler", data=fields)
-
-
-def PostedFields_for(html: str, form_class: str) -> list[tuple[str, str]]:  # noqa: N802
-    """The fields of the (only) lineup form: it has a class, not an id."""
-    parser = PostedFields("lineup-form")
-    parser.feed(html.replace(f'class="{form_class}"', 'id="lineup-form"', 1))
-    return parser.values
 
 
 def test_a_player_comes_and_one_goes(client):

@@ -3,15 +3,11 @@ refused one changes nothing and holds up nobody (`scorer.store.table_queue`)."""
 
 from __future__ import annotations
 
-import contextlib
 import re
-import sqlite3
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import psycopg
 import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import OperationalError
@@ -27,15 +23,13 @@ from scorer.store.busy import Busy
 from scorer.store.database import db
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import HandRecord, HistoryEvent, TableSession
-
-PLAYERS = ["Anton", "Berta", "Charlotte"]
-
-
-def new_table(app) -> str:
-    with app.app_context():
-        session = create_session("", "tarok", "points-kasse", None, PLAYERS, None)
-        db.session.commit()
-        return session.key
+from tests.support.table_queue import (
+    PLAYERS,
+    new_table,
+    queue_in_order,
+    table_locked_elsewhere,
+    until,
+)
 
 
 def records(points: int) -> Callable[[TableSession], int]:
@@ -56,59 +50,6 @@ def refused(table: TableSession) -> int:
 def refused_after_writing(table: TableSession) -> int:
     records(90)(table)
     raise RuleError.one("declarer", msg("must be one of the players"))
-
-
-@contextlib.contextmanager
-def table_locked_elsewhere(app, key: str) -> Iterator[None]:
-    """Hold the table's lock from a connection of another program, until the block ends."""
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
-    if url.startswith("sqlite"):
-        other = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")
-    else:
-        other = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"))
-        other.execute("SELECT id FROM table_session WHERE key = %s FOR UPDATE", [key])
-    try:
-        yield
-    finally:
-        other.rollback()
-        other.close()
-
-
-def queue_in_order(app, key: str, writes: list[Callable]) -> list[Any]:
-    """Start one thread per write, each after the one before is queued; the first leads.
-    Returns each write's result or exception, in the same order."""
-    outcomes: list[Any] = [None] * len(writes)
-
-    def run(index: int) -> None:
-        with app.app_context():
-            try:
-                outcomes[index] = table_queue.write_table(key, writes[index])
-            except Exception as exc:  # noqa: BLE001 (the outcome under test)
-                outcomes[index] = exc
-            else:  # answered only once committed: a read of its own already sees the hand
-                stored = db.session.scalar(
-                    select(TableSession.hand_count).where(TableSession.key == key)
-                )
-                if stored < outcomes[index]:
-                    outcomes[index] = AssertionError(f"answered before committed: {stored}")
-            finally:
-                db.session.remove()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(writes))]
-    for index, thread in enumerate(threads):
-        thread.start()
-        waiting = (lambda: key in table_queue._queued) if index == 0 else None
-        expected = index
-        until(waiting or (lambda n=expected: len(table_queue._queued.get(key, ())) == n))
-    return threads, outcomes
-
-
-def until(condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 10
-    while not condition():
-        assert time.monotonic() < deadline, "the write never queued"
-        time.sleep(0.005)
 
 
 def test_queued_writes_are_done_in_one_transaction_and_refusals_change_nothing(app):

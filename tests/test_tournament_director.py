@@ -11,13 +11,19 @@ import re
 from scorer.services import tournaments as ops
 from scorer.store.database import db
 from scorer.store.models import Tournament
-from tests.test_tournaments import (
+from tests.support.pdfs import pdf_text
+from tests.support.tournaments import (
     API,
+    GAME,
+    SYSTEM,
     basic,
+    create,
     created,
     draw,
+    log_in,
     organiser,
     play_round,
+    post_hand,
     read_round,
     session_of,
 )
@@ -247,8 +253,6 @@ def test_the_tie_breaks_a_tournament_chose_decide_equal_totals(app, client):
 
 
 def created_or_refused(client, auth, tie_breaks):
-    from tests.test_tournaments import create
-
     return create(client, auth, PLAYERS[:4], rounds=1, tie_breaks=tie_breaks)
 
 
@@ -260,7 +264,6 @@ def test_the_director_works_from_the_pages(app, client, monkeypatch):
     a confirmation, read the log; the standings page shows the adjustment with its reason
     and says it is the final standings (DE, and EN)."""
     from scorer.tournaments import routes
-    from tests.test_tournaments import log_in
 
     # The standings page is kept for half a second (RecentPages): here each look is fresh.
     monkeypatch.setattr(routes.STANDINGS, "max_age", 0)
@@ -346,7 +349,6 @@ def test_the_new_tournament_page_chooses_the_tie_breaks(app, client):
     """The form offers the tie-breaks with today's default preselected; the order chosen
     is the tournament's; a tie-break chosen twice is refused with the field named."""
     from tests.conftest import DefaultFields
-    from tests.test_tournaments import GAME, SYSTEM, log_in
 
     organiser(app)
     assert log_in(client).status_code == 302
@@ -391,8 +393,6 @@ def test_the_round_overview_the_seating_for_the_room_and_the_table_cards(app, cl
     import io
 
     from pypdf import PdfReader
-
-    from tests.test_tournaments import log_in, pdf_text, post_hand
 
     auth = organiser(app)
     assert log_in(client).status_code == 302

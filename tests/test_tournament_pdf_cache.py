@@ -19,7 +19,8 @@ from sqlalchemy import event
 
 from scorer.reports import printing, weasy
 from scorer.store.database import db
-from tests.test_tournaments import (
+from tests.support.pdfs import files, pdf_text, until_printed
+from tests.support.tournaments import (
     active_players,
     created,
     draw,
@@ -33,25 +34,10 @@ NAMES = [f"Spieler {i}" for i in range(1, 9)]
 ROUND_PAPERS = ("tische", "spielzettel")
 
 
-def files(app, pattern: str) -> dict[str, float]:
-    """The cached PDFs matching `pattern`, by name, with their modification times."""
-    folder = Path(app.config["PDF_CACHE"])
-    return {p.name: p.stat().st_mtime_ns for p in sorted(folder.glob(pattern))}
-
-
 def pdf(client, url: str, **headers):
     answer = client.get(url, headers=headers)
     assert answer.status_code == 200, (url, answer.status_code)
     assert answer.mimetype == "application/pdf" and answer.data.startswith(b"%PDF"), url
-    return answer
-
-
-def until_printed(client, url: str, **headers):
-    """Ask for `url` as the "being printed" page does until the paper is there."""
-    deadline = time.monotonic() + 30
-    while (answer := client.get(url, headers=headers)).status_code == 202:
-        assert time.monotonic() < deadline, url
-        time.sleep(0.05)
     return answer
 
 
@@ -304,7 +290,6 @@ def test_every_paper_carries_the_rules_and_their_mark(app, client, drawn_tournam
     its tables' score sheets print the same rules block with the same rules mark; an
     evening played by other rules has another mark (#26 item 5)."""
     from scorer.domain.params import fingerprint
-    from tests.test_pdf import pdf_text
 
     tid, auth, round_one = drawn_tournament
     tournament = client.get(f"/api/v1/tournaments/{tid}", headers=auth).get_json()
@@ -321,13 +306,13 @@ def test_every_paper_carries_the_rules_and_their_mark(app, client, drawn_tournam
     for paper in papers:
         response = client.get(paper)
         assert response.status_code == 200, paper
-        text = pdf_text(response.data)[1]
+        text = pdf_text(response.data)
         assert mark in text and "Regelkennung" in text, paper
     other = client.post(
         "/api/v1/sessions",
         json={"game": "haferltarock", "system": "parlett-units", "players": ["A", "B", "C"]},
     ).get_json()["key"]
-    text = pdf_text(client.get(f"/api/v1/sessions/{other}/export.pdf").data)[1]
+    text = pdf_text(client.get(f"/api/v1/sessions/{other}/export.pdf").data)
     assert "Regelkennung" in text and mark not in text
 
 

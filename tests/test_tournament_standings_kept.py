@@ -18,7 +18,7 @@ from scorer.api import tournaments as tournament_api
 from scorer.services import tournaments as ops
 from scorer.store.database import db
 from scorer.store.models import HandRecord, TableSession, Tournament
-from tests.test_tournaments import (
+from tests.support.tournaments import (
     API,
     active_players,
     created,

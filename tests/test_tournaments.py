@@ -9,7 +9,6 @@ from the recorded hands with the domain's `tournament_score` and a tie-break of 
 
 from __future__ import annotations
 
-import base64
 import io
 import random
 import re
@@ -22,114 +21,30 @@ import sqlalchemy as sa
 from scorer.domain import Hand
 from scorer.domain.tournament import UNIT_PARAMS, tournament_rules
 from scorer.extensions import limiter
-from scorer.services.accounts import create_organiser
 from scorer.store.database import db
 from scorer.store.models import Tournament
 from tests.conftest import SETUP_CODE, DefaultFields, dispose, make_app
-
-GAME, SYSTEM = "haferltarock", "parlett-units"
-PASSWORD = "geheim123"
-API = "/api/v1"
-
+from tests.support.pdfs import pdf_text
+from tests.support.tournaments import (
+    API,
+    GAME,
+    PASSWORD,
+    SYSTEM,
+    active_players,
+    basic,
+    create,
+    created,
+    draw,
+    log_in,
+    organiser,
+    play_round,
+    play_table,
+    post_hand,
+    read_round,
+    session_of,
+)
 
 # --- helpers --------------------------------------------------------------------------------
-
-
-def basic(email: str, password: str = PASSWORD) -> dict[str, str]:
-    token = base64.b64encode(f"{email}:{password}".encode()).decode()
-    return {"Authorization": f"Basic {token}"}
-
-
-def organiser(app, email: str = "orga@example.org", name: str = "Orga") -> dict[str, str]:
-    """An organiser account; returns the HTTP Basic header that authenticates as it."""
-    with app.app_context():
-        create_organiser(name, email, PASSWORD)
-        db.session.commit()
-    return basic(email)
-
-
-def create(client, auth, players, *, rounds=4, deals=1, name="Turnier", **extra):
-    body = {
-        "name": name,
-        "date": "2026-03-14",
-        "game": GAME,
-        "system": SYSTEM,
-        "rounds": rounds,
-        "deals_per_player": deals,
-        "players": players,
-        **extra,
-    }
-    return client.post(f"{API}/tournaments", json=body, headers=auth)
-
-
-def created(client, auth, players, **kwargs) -> dict:
-    response = create(client, auth, players, **kwargs)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def draw(client, auth, tid: int) -> dict:
-    response = client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def read_round(client, auth, tid: int, number: int) -> dict:
-    response = client.get(f"{API}/tournaments/{tid}/rounds/{number}", headers=auth)
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()
-
-
-def session_of(client, key: str) -> dict:
-    response = client.get(f"{API}/sessions/{key}")
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()
-
-
-def active_players(session: dict) -> list[str]:
-    """Who plays the next hand: at a table of four the dealer sits out."""
-    players = session["players"]
-    if len(players) == 4:
-        return [p for p in players if p != session["next_dealer"]]
-    return list(players)
-
-
-def random_hand(rng: random.Random, active: list[str]) -> dict:
-    hand = {
-        "declarer": rng.choice(active),
-        "contract": rng.choice(["frage", "hand"]),
-        "points": rng.randint(0, 120),
-    }
-    if hand["contract"] == "hand" and rng.random() < 0.3:
-        hand["bid"] = rng.choice(range(66, 117, 5))
-    return hand
-
-
-def post_hand(client, key: str, hand: dict):
-    return client.post(f"{API}/sessions/{key}/hands", json=hand)
-
-
-def play_table(client, key: str, count: int, rng: random.Random, favour: str | None = None):
-    """Record `count` random valid hands at a table, each for the dealer the session names;
-    `favour` declares (and wins a Frage with 120) whenever he is active."""
-    for _ in range(count):
-        session = session_of(client, key)
-        active = active_players(session)
-        if favour in active:
-            hand = {"declarer": favour, "contract": "frage", "points": 120}
-        else:
-            hand = random_hand(rng, active)
-        response = post_hand(client, key, hand)
-        assert response.status_code == 201, (hand, response.get_json())
-        record = response.get_json()
-        assert record["dealer"] == session["next_dealer"]
-        if len(session["players"]) == 4:
-            assert record["sitting_out"] == session["next_dealer"]
-
-
-def play_round(client, round_: dict, rng: random.Random, favour: str | None = None) -> None:
-    for table in round_["tables"]:
-        play_table(client, table["key"], table["hands_planned"] - table["hands"], rng, favour)
 
 
 def pairs_met(rounds: list[list[list[str]]]) -> int:
@@ -742,10 +657,6 @@ def test_on_a_draw_system_a_win_still_breaks_the_tie(app, client):
 # --- web pages ------------------------------------------------------------------------------
 
 
-def log_in(client, email: str = "orga@example.org", password: str = PASSWORD):
-    return client.post("/veranstalter/anmelden", data={"email": email, "password": password})
-
-
 def web_tournament(client, players: list[str], rounds: int = 3, deals: int = 2) -> int:
     """Create a tournament through the web form; returns its id."""
     page = client.get(f"/turniere/neu?game={GAME}&system={SYSTEM}")
@@ -1068,12 +979,6 @@ def test_a_tournament_table_settles_nothing_and_shows_points(app, client):
     assert settlement.get_json()["balances"][declarer] == 5
     page = client.get(f"/t/{key}/abrechnung").get_data(as_text=True)
     assert "Punkte an diesem Tisch" in page and "+5 P" in page and " zahlt " not in page
-
-
-def pdf_text(body: bytes) -> str:
-    from pypdf import PdfReader
-
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
 
 
 def test_tournament_pdfs_assignments_blank_sheets_and_standings(app, client):

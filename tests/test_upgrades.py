@@ -19,7 +19,6 @@ something to do, puts it back when the migration fails, and says what to do.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sqlite3
@@ -30,7 +29,7 @@ import flask_migrate
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import MetaData, create_engine, inspect, select, text
+from sqlalchemy import inspect, select, text
 
 from scorer import serve
 from scorer.services import table_ledger
@@ -39,67 +38,20 @@ from scorer.store import backups, table_codes
 from scorer.store.database import db
 from scorer.store.models import HandRecord, TableSession, Tournament
 from tests.conftest import DATA
-from tests.test_migrations import empty, fresh_app, same_json_default
+from tests.support.migrations import (
+    POSTGRES_URL,
+    app_on_release,
+    empty,
+    release_answers,
+    same_json_default,
+    same_rows,
+    sqlite_copy,
+)
 
-POSTGRES_URL = os.environ.get("SCORER_TEST_DATABASE_URL")
 FIXTURES = sorted((DATA / "upgrades").glob("*.json"))
 API = "/api/v1"
 NO_POSTGRES = pytest.mark.skipif(not POSTGRES_URL, reason="SCORER_TEST_DATABASE_URL not set")
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=NO_POSTGRES)]
-
-
-def fixture(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def sqlite_copy(path: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / f"{path.stem}.sqlite3"
-    shutil.copyfile(path.with_suffix(".sqlite3"), copy)
-    return copy
-
-
-def load_into_postgres(app, source: Path, revision: str) -> None:
-    """The rows of a SQLite fixture in the PostgreSQL database of `app`, migrated to the
-    fixture's revision by the same migrations; sequences moved past the copied ids."""
-    empty(app)
-    with app.app_context():
-        flask_migrate.upgrade(revision=revision)
-        old = create_engine(f"sqlite:///{source}")
-        rows_of = MetaData()
-        rows_of.reflect(old)
-        target = MetaData()
-        target.reflect(db.engine)
-        with old.connect() as reading, db.engine.begin() as writing:
-            for table in target.sorted_tables:
-                if table.name == "alembic_version":
-                    continue
-                rows = [
-                    dict(r._mapping) for r in reading.execute(select(rows_of.tables[table.name]))
-                ]
-                if rows:
-                    writing.execute(table.insert(), rows)
-                if "id" in table.c:
-                    writing.execute(
-                        text(
-                            f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
-                            f"COALESCE(MAX(id), 1)) FROM {table.name}"
-                        )
-                    )
-        old.dispose()
-        db.engine.dispose()
-
-
-def app_on_release(path: Path, backend: str, tmp_path: Path):
-    """(an app on a copy of the release's data, at the release's revision, on `backend`;
-    the release's answers; the SQLite copy)."""
-    answers = fixture(path)
-    source = sqlite_copy(path, tmp_path)
-    if backend == "postgresql":
-        app = fresh_app(tmp_path, "unused.sqlite3", POSTGRES_URL)
-        load_into_postgres(app, source, answers["revision"])
-    else:
-        app = fresh_app(tmp_path, source.name)
-    return app, answers, source
 
 
 @pytest.fixture
@@ -151,7 +103,7 @@ def test_there_is_a_fixture_for_every_release_schema():
     revisions = [r.revision for r in script.walk_revisions()]
     head = script.get_current_head()
     first = revisions[-1]
-    covered = {fixture(path)["revision"] for path in FIXTURES}
+    covered = {release_answers(path)["revision"] for path in FIXTURES}
     assert covered == set(revisions) - {head, first}
 
 
@@ -230,29 +182,12 @@ def test_an_upgraded_release_database_gives_the_same_answers_and_takes_new_hands
         )
         assert response.status_code == 201, response.get_json()
         assert new_hand(client, response.get_json()["key"])["number"] == 1
-    UPGRADED.append(
-        (
-            answers["commit"],
-            answers["revision"],
-            backend,
-            len(answers["sessions"]),
-            len(answers["groups"]),
-            len(answers["tournaments"]),
-        )
+    # The report's table, with `-s`: what was compared, one line per release and database.
+    print(
+        f"{answers['commit']} {answers['revision']} {backend:10} "
+        f"evenings {len(answers['sessions']):2} groups {len(answers['groups'])} "
+        f"tournaments {len(answers['tournaments'])}: equal"
     )
-
-
-UPGRADED: list[tuple] = []
-"""What the upgrade test compared, for `pytest -s`'s summary (the report's table)."""
-
-
-def test_print_what_was_compared():
-    """Prints the table of the upgrade tests that ran before it (with `-s`)."""
-    for commit, revision, backend, evenings, groups, tournaments in UPGRADED:
-        print(
-            f"{commit} {revision} {backend:10} evenings {evenings:2} groups {groups} "
-            f"tournaments {tournaments}: equal"
-        )
 
 
 def flask_migrate_head(app) -> str:
@@ -261,14 +196,6 @@ def flask_migrate_head(app) -> str:
     with app.app_context():
         config = app.extensions["migrate"].migrate.get_config()
         return ScriptDirectory.from_config(config).get_current_head()
-
-
-def same_rows(now: list[dict], old: list[dict]) -> bool:
-    """Standings rows equal on every field the old release gave (newer ones may add)."""
-    return len(now) == len(old) and all(
-        {k: row[k] for k in was if k in row} == was and set(was) <= set(row)
-        for row, was in zip(now, old, strict=True)
-    )
 
 
 def new_hand(client, key: str) -> dict:

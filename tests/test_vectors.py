@@ -3,34 +3,13 @@ domain function and through POST /api/v1/score."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from scorer.domain import GAMES, Bonus, Hand, score_hand
 from tests.conftest import dispose, load_vectors, make_app
+from tests.support.vectors import score_vector
 
 VECTORS = load_vectors()
 IDS = [v["id"] for v in VECTORS]
-
-
-def hand_from_json(data: dict[str, Any], total: int) -> Hand:
-    """The request's `hand` object as a domain Hand (independent of the API's parser)."""
-    points = data.get("points")
-    if data.get("defender_points") is not None:
-        points = total - data["defender_points"]
-    return Hand(
-        declarer=data["declarer"],
-        contract=data["contract"],
-        trump=data.get("trump"),
-        bid=data.get("bid", 61),
-        points=points,
-        all_tricks=data.get("all_tricks", False),
-        no_tricks=data.get("no_tricks", False),
-        doublings=data.get("doublings", 0),
-        bonuses=tuple(Bonus(**b) for b in data.get("bonuses", [])),
-        dealer=data.get("dealer"),
-    )
 
 
 @pytest.fixture(scope="module")
@@ -47,18 +26,6 @@ def test_vectors_are_there():
     systems = {v["request"]["system"] for v in VECTORS}
     # every payment system but furr has at least one worked example
     assert len(systems) >= 10
-
-
-def score_vector(request: dict[str, Any]):
-    """What the rules engine makes of a worked example's request."""
-    return score_hand(
-        request["game"],
-        request["system"],
-        request.get("params") or {},
-        request["players"],
-        hand_from_json(request["hand"], GAMES[request["game"]].total),
-        pot_cents=request.get("pot_cents"),
-    )
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=IDS)

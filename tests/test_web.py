@@ -9,25 +9,7 @@ import pytest
 
 from scorer import create_app
 from scorer.store.database import db
-from tests.conftest import DefaultFields
-
-PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
-
-
-def new_table(client, game="haferltarock", system="parlett-units", players=PLAYERS, **extra):
-    data = {"game": game, "system": system, "name": "Stammtisch", "first_dealer": "3"}
-    for i, name in enumerate(players):
-        data[f"player_{i}"] = name
-    parser = DefaultFields()
-    parser.feed(client.get(f"/neu?game={game}&system={system}").get_data(as_text=True))
-    data.update(parser.values)
-    data.update(extra)
-    return client.post("/neu", data=data)
-
-
-def table_url(response) -> str:
-    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    return response.headers["Location"]
+from tests.support.tables import PLAYERS, new_table, table_url
 
 
 def test_start_page_offers_a_new_table(client):

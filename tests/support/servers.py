@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, text
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
