@@ -12,7 +12,6 @@ from flask_login import current_user, login_required
 
 from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError
-from scorer.domain.validation import site_referrer
 from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
@@ -38,6 +37,7 @@ from scorer.tournaments.forms import (
     SwapForm,
     tournament_form,
 )
+from scorer.web.links import site_referrer
 
 
 def own(tournament_id: int):

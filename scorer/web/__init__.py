@@ -16,6 +16,7 @@ from scorer.reports.printing import COME_BACK, StillPrinting
 from scorer.services import table_ledger
 from scorer.store.busy import Busy, PrinterBusy
 from scorer.table.forms import SUIT_NAMES
+from scorer.web.links import language_url
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -45,6 +46,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,
+        language_url=language_url,
     )
 
     @app.context_processor
