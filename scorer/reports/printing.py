@@ -34,7 +34,7 @@ from pathlib import Path
 
 from scorer.reports import weasy
 from scorer.reports.desk import Desk
-from scorer.store.busy import PrinterBusy
+from scorer.reports.refusals import PrinterBusy
 
 WAIT = 3.0
 """Seconds a request waits for its paper before it is told to come back."""

@@ -13,8 +13,9 @@ from scorer.i18n.formats import euros, score_text, sign, signed_number
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
+from scorer.reports.refusals import PrinterBusy
 from scorer.services import table_ledger
-from scorer.store.busy import Busy, PrinterBusy
+from scorer.store.busy import Busy
 from scorer.table.forms import SUIT_NAMES
 from scorer.web.links import language_url
 
