@@ -22,7 +22,7 @@ from scorer.services import groups, seasons
 from scorer.stammtisch.blueprint import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
 from scorer.store.errors import Conflict, NotFound
-from scorer.table.forms import (
+from scorer.web.forms import (
     attach_errors,
     game_chooser,
     params_from_form,

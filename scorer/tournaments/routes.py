@@ -21,13 +21,6 @@ from scorer.services import archives, director
 from scorer.services import tournaments as ops
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
-from scorer.table.forms import (
-    ChooseGameForm,
-    attach_errors,
-    options,
-    params_from_form,
-    wrong_system,
-)
 from scorer.tournaments.blueprint import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
@@ -37,6 +30,7 @@ from scorer.tournaments.forms import (
     SwapForm,
     tournament_form,
 )
+from scorer.web.forms import ChooseGameForm, attach_errors, options, params_from_form, wrong_system
 from scorer.web.links import site_referrer
 
 

@@ -16,7 +16,7 @@ from scorer.reports.printing import COME_BACK, StillPrinting
 from scorer.reports.refusals import PrinterBusy
 from scorer.services import table_ledger
 from scorer.store.busy import Busy
-from scorer.table.forms import SUIT_NAMES
+from scorer.web.forms import SUIT_NAMES
 from scorer.web.links import language_url
 
 
