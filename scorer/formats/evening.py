@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from datetime import datetime
+from typing import Any, TypeGuard, cast
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import STORED_FIELDS, parse_hand
@@ -37,9 +38,6 @@ from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.validation import contains_nul
-
-if TYPE_CHECKING:
-    from scorer.store.models import HandRecord, TableSession
 
 FORMAT = "haferl-session"
 VERSION = 1
@@ -78,39 +76,69 @@ class MalformedDocument(ValueError):
 # --- export ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ExportedHand:
+    """A hand as it was entered, voided or not: what the export writes of it."""
+
+    number: int
+    dealer: str
+    facts: dict[str, Any]
+    voided: bool
+
+
+@dataclass(frozen=True)
+class ExportedEvening:
+    """What the export writes of a table, as plain values (the services read them from the
+    store, `scorer.services.archives.evening_export`): its rules, players and lineups, and
+    its balances and pot as they stand."""
+
+    name: str
+    game: str
+    system: str
+    params: dict[str, Any]
+    players: list[str]
+    first_dealer: str
+    lineups: list[dict[str, Any]]
+    created_at: datetime
+    closed: bool
+    scoring: str
+    hands_planned: int | None
+    balances: dict[str, int]
+    pot: int
+
+
 def session_to_export(
-    session: TableSession, records: Iterable[HandRecord], settlement: Settlement
+    evening: ExportedEvening, hands: Iterable[ExportedHand], settlement: Settlement
 ) -> dict[str, Any]:
-    """The JSON export of an evening; `records` are all its hands, voided ones included,
+    """The JSON export of an evening; `hands` are all its hands, voided ones included,
     and `settlement` the ledger's settle-up (no transfers at a tournament table)."""
-    state = session.state
     transfers = [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in settlement.transfers]
     return {
         "format": FORMAT,
         "version": VERSION,
-        "name": session.name,
-        "game": session.game,
-        "system": session.system,
-        "params": dict(session.params),
-        "players": list(session.players),
-        "first_dealer": session.first_dealer,
+        "name": evening.name,
+        "game": evening.game,
+        "system": evening.system,
+        "params": dict(evening.params),
+        "players": list(evening.players),
+        "first_dealer": evening.first_dealer,
         # Players who came and went: every lineup, the first included (absent: no change).
-        **({"lineups": list(session.lineups)} if session.lineups else {}),
-        "created_at": session.created_at.isoformat() + "Z",
-        "closed": session.closed,
-        "scoring": session.scoring,
-        "hands_planned": session.hands_planned,
+        **({"lineups": list(evening.lineups)} if evening.lineups else {}),
+        "created_at": evening.created_at.isoformat() + "Z",
+        "closed": evening.closed,
+        "scoring": evening.scoring,
+        "hands_planned": evening.hands_planned,
         "hands": [
             {
-                "number": record.number,
-                "dealer": record.dealer,
-                "hand": record.facts,
-                "voided": record.voided,
+                "number": hand.number,
+                "dealer": hand.dealer,
+                "hand": hand.facts,
+                "voided": hand.voided,
             }
-            for record in records
+            for hand in hands
         ],
         # Informative: an import folds the hands again and ignores these.
-        "balances": {**state["balances"], POT: state["pot"]},
+        "balances": {**evening.balances, POT: evening.pot},
         "transfers": transfers,
     }
 

@@ -33,7 +33,7 @@ from scorer.formats.archive import (
     stamp,
 )
 from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
-from scorer.formats.evening import session_to_export
+from scorer.formats.evening import ExportedEvening, ExportedHand, session_to_export
 from scorer.services import evenings, groups, table_ledger, tables, tournaments
 from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
@@ -52,11 +52,28 @@ from scorer.store.models import (
 
 
 def evening_export(session: TableSession) -> dict[str, Any]:
-    return session_to_export(
-        session,
-        table_ledger.hands_of(session, include_voided=True),
-        table_ledger.settlement(session),
+    """The evening's JSON export (`scorer.formats.evening`), its hands voided ones included."""
+    state = session.state
+    evening = ExportedEvening(
+        name=session.name,
+        game=session.game,
+        system=session.system,
+        params=dict(session.params),
+        players=list(session.players),
+        first_dealer=session.first_dealer,
+        lineups=list(session.lineups or []),
+        created_at=session.created_at,
+        closed=session.closed,
+        scoring=session.scoring,
+        hands_planned=session.hands_planned,
+        balances=dict(state["balances"]),
+        pot=state["pot"],
     )
+    hands = [
+        ExportedHand(number=r.number, dealer=r.dealer, facts=r.facts, voided=r.voided)
+        for r in table_ledger.hands_of(session, include_voided=True)
+    ]
+    return session_to_export(evening, hands, table_ledger.settlement(session))
 
 
 def group_archive(group: Group) -> dict[str, Any]:
