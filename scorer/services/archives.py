@@ -176,11 +176,11 @@ def import_group(archive: GroupArchive) -> Group:
         archive.name,
         archive.game,
         archive.system,
-        archive.params,
-        archive.members,
-        archive.carry_pot,
-        archive.settle,
-        archive.share_by,
+        params=archive.params,
+        members=archive.members,
+        carry_pot=archive.carry_pot,
+        settle_mode=archive.settle,
+        share_by=archive.share_by,
     )
     if archive.created_at is not None:
         group.created_at = archive.created_at
@@ -227,7 +227,7 @@ class _GroupReplay:
             )
         plan = archived.plan
         session = groups.new_evening(
-            self.group, list(plan.players), plan.first_dealer, plan.name, plan.params
+            self.group, list(plan.players), plan.first_dealer, name=plan.name, params=plan.params
         )
         if archived.created_at is not None:
             session.created_at = archived.created_at
@@ -340,12 +340,12 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
         organiser,
         archive.name,
         archive.day,
-        archive.game,
-        archive.system,
-        archive.params,
-        archive.rounds,
-        names,
-        archive.deals_per_player,
+        game=archive.game,
+        system=archive.system,
+        params=archive.params,
+        rounds=archive.rounds,
+        players=names,
+        deals_per_player=archive.deals_per_player,
     )
     tournament.seed = archive.seed
     if archive.created_at is not None:

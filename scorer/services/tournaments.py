@@ -103,6 +103,7 @@ def create_tournament(
     organiser: Organiser,
     name: str,
     day: date,
+    *,
     game: Any,
     system: Any,
     params: Mapping[str, Any] | None,

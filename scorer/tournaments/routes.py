@@ -99,13 +99,13 @@ def new():
                 current_user,
                 form.name.data,
                 form.day.data,
-                game.id,
-                system.id,
-                params,
-                form.rounds.data,
-                players,
-                form.deals.data,
-                form.chosen_tie_breaks(),
+                game=game.id,
+                system=system.id,
+                params=params,
+                rounds=form.rounds.data,
+                players=players,
+                deals_per_player=form.deals.data,
+                tie_breaks=form.chosen_tie_breaks(),
             )
         except RuleError as exc:
             attach_errors(
