@@ -55,12 +55,12 @@ def build(app) -> tuple[int, str, int, list[int]]:
             organiser,
             "Bench-Turnier",
             date(2026, 3, 14),
-            "haferltarock",
-            "parlett-units",
-            {},
-            ROUNDS,
-            [f"Spieler {i:03d}" for i in range(1, PLAYERS + 1)],
-            DEALS,
+            game="haferltarock",
+            system="parlett-units",
+            params={},
+            rounds=ROUNDS,
+            players=[f"Spieler {i:03d}" for i in range(1, PLAYERS + 1)],
+            deals_per_player=DEALS,
         )
         db.session.commit()
         sizes: list[int] = []

@@ -8,6 +8,8 @@ import threading
 import time
 from types import SimpleNamespace
 
+import pytest
+
 from scorer import create_app, serve, worker
 from scorer.auth import routes as auth_routes
 from scorer.store.database import db

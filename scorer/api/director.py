@@ -72,7 +72,7 @@ def add_adjustment(tournament_id: int):
     tournament = own(tournament_id)
     policies.require_running(tournament)  # a finished tournament: 409 whatever the body
     body = validated(bodies.NewAdjustment, data)
-    adjustment = director.adjust(tournament, body.player, body.points, body.reason)
+    adjustment = director.adjust(tournament, body.player, body.points, reason=body.reason)
     return jsonify(adjustment_to_json(adjustment)), 201
 
 

@@ -76,11 +76,11 @@ def group_create():
         body.name,
         body.game,
         body.system,
-        body.params,
-        body.members,
-        body.carry_pot,
-        body.settle,
-        body.share_by,
+        params=body.params,
+        members=body.members,
+        carry_pot=body.carry_pot,
+        settle_mode=body.settle,
+        share_by=body.share_by,
     )
     return jsonify(group_to_json(group)), 201
 
@@ -144,7 +144,9 @@ def group_rules():
 @NEW_TABLES
 def group_new_evening():
     body = read_body(bodies.NewEvening)
-    session = groups.new_evening(g.group, body.players, body.first_dealer, body.name, body.params)
+    session = groups.new_evening(
+        g.group, body.players, body.first_dealer, name=body.name, params=body.params
+    )
     return jsonify(session_to_json(session)), 201
 
 

@@ -272,7 +272,7 @@ def edit_hand(number: int):
 )
 def void_hand(number: int):
     version = whole_number(request.args.get("version"))
-    tables.void_hand(g.session, number, version, correcting_organiser())
+    tables.void_hand(g.session, number, version, by=correcting_organiser())
     return "", 204
 
 

@@ -150,13 +150,15 @@ def create_tournament():
         who,
         body.name,
         day,
-        body.game,
-        body.system,
-        body.params,
-        body.rounds,
-        ops.parse_player_list(body.players),
-        body.deals_per_player,
-        body.tie_breaks if "tie_breaks" in body.model_fields_set else list(DEFAULT_TIE_BREAKS),
+        game=body.game,
+        system=body.system,
+        params=body.params,
+        rounds=body.rounds,
+        players=ops.parse_player_list(body.players),
+        deals_per_player=body.deals_per_player,
+        tie_breaks=body.tie_breaks
+        if "tie_breaks" in body.model_fields_set
+        else list(DEFAULT_TIE_BREAKS),
     )
     return jsonify(tournament_to_json(tournament)), 201
 

@@ -54,7 +54,6 @@ from scorer.formats.evening import (
     MalformedDocument,
     load_document,
     parse_import,
-    session_to_export,
 )
 from scorer.i18n.catalogue import say, say_error
 from scorer.i18n.reader import file_language, saying
@@ -160,11 +159,7 @@ def csv_response(rows, disposition: str, lang: str = "de") -> Response:
 @described("The evening as JSON", {200: ("JSON", None)}, refusals=(404, 429))
 def export_json():
     session = g.session
-    document = session_to_export(
-        session,
-        table_ledger.hands_of(session, include_voided=True),
-        table_ledger.settlement(session),
-    )
+    document = archives.evening_export(session)
     body = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return Response(
         body.encode("utf-8"),

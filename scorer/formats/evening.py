@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from datetime import datetime
+from typing import Any, TypeGuard, cast
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.facts import STORED_FIELDS, parse_hand
@@ -37,9 +38,6 @@ from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.validation import contains_nul
-
-if TYPE_CHECKING:
-    from scorer.store.models import HandRecord, TableSession
 
 FORMAT = "haferl-session"
 VERSION = 1
@@ -78,39 +76,69 @@ class MalformedDocument(ValueError):
 # --- export ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ExportedHand:
+    """A hand as it was entered, voided or not: what the export writes of it."""
+
+    number: int
+    dealer: str
+    facts: dict[str, Any]
+    voided: bool
+
+
+@dataclass(frozen=True)
+class ExportedEvening:
+    """What the export writes of a table, as plain values (the services read them from the
+    store, `scorer.services.archives.evening_export`): its rules, players and lineups, and
+    its balances and pot as they stand."""
+
+    name: str
+    game: str
+    system: str
+    params: dict[str, Any]
+    players: list[str]
+    first_dealer: str
+    lineups: list[dict[str, Any]]
+    created_at: datetime
+    closed: bool
+    scoring: str
+    hands_planned: int | None
+    balances: dict[str, int]
+    pot: int
+
+
 def session_to_export(
-    session: TableSession, records: Iterable[HandRecord], settlement: Settlement
+    evening: ExportedEvening, hands: Iterable[ExportedHand], settlement: Settlement
 ) -> dict[str, Any]:
-    """The JSON export of an evening; `records` are all its hands, voided ones included,
+    """The JSON export of an evening; `hands` are all its hands, voided ones included,
     and `settlement` the ledger's settle-up (no transfers at a tournament table)."""
-    state = session.state
     transfers = [{"from": t.payer, "to": t.payee, "cents": t.cents} for t in settlement.transfers]
     return {
         "format": FORMAT,
         "version": VERSION,
-        "name": session.name,
-        "game": session.game,
-        "system": session.system,
-        "params": dict(session.params),
-        "players": list(session.players),
-        "first_dealer": session.first_dealer,
+        "name": evening.name,
+        "game": evening.game,
+        "system": evening.system,
+        "params": dict(evening.params),
+        "players": list(evening.players),
+        "first_dealer": evening.first_dealer,
         # Players who came and went: every lineup, the first included (absent: no change).
-        **({"lineups": list(session.lineups)} if session.lineups else {}),
-        "created_at": session.created_at.isoformat() + "Z",
-        "closed": session.closed,
-        "scoring": session.scoring,
-        "hands_planned": session.hands_planned,
+        **({"lineups": list(evening.lineups)} if evening.lineups else {}),
+        "created_at": evening.created_at.isoformat() + "Z",
+        "closed": evening.closed,
+        "scoring": evening.scoring,
+        "hands_planned": evening.hands_planned,
         "hands": [
             {
-                "number": record.number,
-                "dealer": record.dealer,
-                "hand": record.facts,
-                "voided": record.voided,
+                "number": hand.number,
+                "dealer": hand.dealer,
+                "hand": hand.facts,
+                "voided": hand.voided,
             }
-            for record in records
+            for hand in hands
         ],
         # Informative: an import folds the hands again and ignores these.
-        "balances": {**state["balances"], POT: state["pot"]},
+        "balances": {**evening.balances, POT: evening.pot},
         "transfers": transfers,
     }
 
@@ -166,38 +194,14 @@ def parse_import(doc: Any) -> ImportPlan:
     """Check an export document strictly and fold its hands through the rules.
 
     Raises RuleError with field messages (`hands[3].hand.points`: position 3 of the list)."""
-    if not isinstance(doc, dict):
-        raise RuleError.one("document", msg("must be a JSON object (a Haferl session export)"))
-    if doc.get("format") != FORMAT:
-        raise RuleError.one("format", NOT_A_HAFERL_FILE)
-    version = doc.get("version")
-    if not is_int(version) or version != VERSION:
-        raise RuleError.one(
-            "version",
-            msg("this Haferl reads version %(version)s of the file only", version=VERSION),
-        )
-
+    _check_header(doc)
     errors: dict[str, list[Msg]] = {}
 
     def bad(field: str, message: Msg) -> None:
         errors.setdefault(field, []).append(message)
 
     unknown_fields(doc, DOCUMENT_FIELDS, bad)
-    name = doc.get("name", "")
-    if not is_text(name, MAX_TABLE_NAME, empty=True):
-        bad("name", msg("must be text of at most %(limit)s characters", limit=MAX_TABLE_NAME))
-    game, system = doc.get("game"), doc.get("system")
-    if not is_text(game, MAX_ID):
-        bad("game", msg("must be the id of a game"))
-    if not is_text(system, MAX_ID):
-        bad("system", msg("must be the id of a payment system"))
-    params = doc.get("params", {})
-    if params is None:
-        params = {}
-    if not isinstance(params, dict) or len(params) > MAX_PARAMS:
-        bad("params", msg("must be an object of at most %(count)s parameters", count=MAX_PARAMS))
-    elif not all(is_text(k, MAX_ID) and is_scalar(v) for k, v in params.items()):
-        bad("params", msg("names and values must be short texts, numbers or true/false"))
+    name, game, system, params = _rules_fields(doc, bad)
     players = _players(doc.get("players"), bad)
     first_dealer = doc.get("first_dealer")
     if first_dealer is None and players:
@@ -206,34 +210,7 @@ def parse_import(doc: Any) -> ImportPlan:
     start = list(lineups[0].players) if lineups else players
     if start and first_dealer not in start:
         bad("first_dealer", msg("must be one of the players"))
-    closed = doc.get("closed", False)
-    if not isinstance(closed, bool):
-        bad("closed", msg("must be true or false"))
-    scoring = doc.get("scoring", "money")
-    if scoring not in SCORINGS:
-        bad("scoring", msg("must be 'money' or 'points'"))
-    elif scoring == "points" and len(lineups) > 1:
-        bad("lineups", msg("at a tournament table the draw decides who plays"))
-    hands_planned = doc.get("hands_planned")
-    if hands_planned is not None and not (
-        is_int(hands_planned) and 0 < hands_planned <= MAX_EVENING_HANDS
-    ):
-        bad(
-            "hands_planned",
-            msg("must be a whole number 1..%(maximum)s or null", maximum=MAX_EVENING_HANDS),
-        )
-    created_at = doc.get("created_at")
-    if created_at is not None and not is_text(created_at, MAX_ID):
-        bad("created_at", msg("must be a date and time (text)"))
-    if not isinstance(doc.get("balances", {}), dict):
-        bad("balances", msg("must be an object"))
-    if not isinstance(doc.get("transfers", []), list):
-        bad("transfers", msg("must be a list"))
-    entries = doc.get("hands", [])
-    if not isinstance(entries, list):
-        bad("hands", msg("must be a list"))
-    elif len(entries) > MAX_EVENING_HANDS:
-        bad("hands", msg("at most %(count)s hands", count=MAX_EVENING_HANDS))
+    closed, scoring, hands_planned, entries = _evening_fields(doc, lineups, bad)
     if errors:
         raise RuleError(errors)
     # What passed the checks above (else they raised): two ids and one of the players.
@@ -263,6 +240,75 @@ def parse_import(doc: Any) -> ImportPlan:
         hands_planned=hands_planned,
         hands=hands,
     )
+
+
+def _check_header(doc: Any) -> None:
+    """A Haferl session export of the version this Haferl reads, or a RuleError at once."""
+    if not isinstance(doc, dict):
+        raise RuleError.one("document", msg("must be a JSON object (a Haferl session export)"))
+    if doc.get("format") != FORMAT:
+        raise RuleError.one("format", NOT_A_HAFERL_FILE)
+    version = doc.get("version")
+    if not is_int(version) or version != VERSION:
+        raise RuleError.one(
+            "version",
+            msg("this Haferl reads version %(version)s of the file only", version=VERSION),
+        )
+
+
+def _rules_fields(doc: dict[str, Any], bad) -> tuple[Any, Any, Any, Any]:
+    """The table's name, game, payment system and parameters, each checked (`bad` told
+    of what is wrong)."""
+    name = doc.get("name", "")
+    if not is_text(name, MAX_TABLE_NAME, empty=True):
+        bad("name", msg("must be text of at most %(limit)s characters", limit=MAX_TABLE_NAME))
+    game, system = doc.get("game"), doc.get("system")
+    if not is_text(game, MAX_ID):
+        bad("game", msg("must be the id of a game"))
+    if not is_text(system, MAX_ID):
+        bad("system", msg("must be the id of a payment system"))
+    params = doc.get("params", {})
+    if params is None:
+        params = {}
+    if not isinstance(params, dict) or len(params) > MAX_PARAMS:
+        bad("params", msg("must be an object of at most %(count)s parameters", count=MAX_PARAMS))
+    elif not all(is_text(k, MAX_ID) and is_scalar(v) for k, v in params.items()):
+        bad("params", msg("names and values must be short texts, numbers or true/false"))
+    return name, game, system, params
+
+
+def _evening_fields(doc: dict[str, Any], lineups: list[Lineup], bad) -> tuple[Any, Any, Any, Any]:
+    """Whether the evening was closed, how it scored, the hands it planned and the hands'
+    entries, each checked; and that the informative fields have the right shape."""
+    closed = doc.get("closed", False)
+    if not isinstance(closed, bool):
+        bad("closed", msg("must be true or false"))
+    scoring = doc.get("scoring", "money")
+    if scoring not in SCORINGS:
+        bad("scoring", msg("must be 'money' or 'points'"))
+    elif scoring == "points" and len(lineups) > 1:
+        bad("lineups", msg("at a tournament table the draw decides who plays"))
+    hands_planned = doc.get("hands_planned")
+    if hands_planned is not None and not (
+        is_int(hands_planned) and 0 < hands_planned <= MAX_EVENING_HANDS
+    ):
+        bad(
+            "hands_planned",
+            msg("must be a whole number 1..%(maximum)s or null", maximum=MAX_EVENING_HANDS),
+        )
+    created_at = doc.get("created_at")
+    if created_at is not None and not is_text(created_at, MAX_ID):
+        bad("created_at", msg("must be a date and time (text)"))
+    if not isinstance(doc.get("balances", {}), dict):
+        bad("balances", msg("must be an object"))
+    if not isinstance(doc.get("transfers", []), list):
+        bad("transfers", msg("must be a list"))
+    entries = doc.get("hands", [])
+    if not isinstance(entries, list):
+        bad("hands", msg("must be a list"))
+    elif len(entries) > MAX_EVENING_HANDS:
+        bad("hands", msg("at most %(count)s hands", count=MAX_EVENING_HANDS))
+    return closed, scoring, hands_planned, entries
 
 
 def _hands(

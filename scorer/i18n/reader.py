@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
-from urllib.parse import parse_qs, urlencode, urlsplit
 
 from flask import Flask, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale
 
-from scorer.domain.validation import site_path, site_referrer
 from scorer.i18n.words import LANGUAGES, LOCALES, TRANSLATIONS, speaking, tell_reader_language
 
 T = TypeVar("T")
@@ -49,19 +47,6 @@ def language() -> str:
 
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
 """Each language in its own words, for the switch in the footer."""
-
-
-def language_url(code: str) -> str:
-    """This page in another language: the same address and query with `lang=code`. A page
-    that answered a form (a POST) has no address to load again: the link goes back to the
-    page the form was on (the referrer, when it is this site's), else to the start page."""
-    if request.method in ("GET", "HEAD"):
-        path, args = site_path(request.path), request.args.to_dict(flat=False)
-    else:
-        came_from = urlsplit(site_referrer(request.referrer, request.host) or "/")
-        path, args = came_from.path, parse_qs(came_from.query)
-    args["lang"] = [code]
-    return f"{request.script_root}{path}?{urlencode(args, doseq=True)}"
 
 
 def in_each_language(say_it: Callable[[], T]) -> dict[str, T]:
@@ -102,7 +87,6 @@ def init_app(app: Flask) -> None:
         language=language,
         languages=LANGUAGES,
         language_names=LANGUAGE_NAMES,
-        language_url=language_url,
     )
 
     @app.after_request

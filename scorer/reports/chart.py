@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from scorer.i18n.formats import euros
@@ -74,41 +75,73 @@ def balance_chart_svg(
         low, high = low - step, high + step
 
     legend_width = min(190, width // 3)
-    left, right, top, bottom = 76, width - legend_width - 10, 12, height - 34
-    last = max(numbers[-1] if numbers else 0, 1)
-
-    def x(number: float) -> float:
-        return left + (right - left) * number / last
-
-    def y(v: float) -> float:
-        return bottom - (bottom - top) * (v - low) / (high - low)
-
+    frame = _Frame(76, width - legend_width - 10, 12, height - 34, low, high, numbers)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{FONT}" font-size="11" '
         f'role="img" aria-label="{escape(label, QUOTE)}">',
-        f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
-        'fill="none" stroke="#999" stroke-width="0.6"/>',
+        f'<rect x="{frame.left}" y="{frame.top}" width="{frame.right - frame.left}" '
+        f'height="{frame.bottom - frame.top}" fill="none" stroke="#999" stroke-width="0.6"/>',
+        *_value_grid(frame, step, value_text),
+        *_number_axis(frame, height, axis),
     ]
-    # y grid and labels in euros
-    tick = low
-    while tick <= high:
-        ty = _n(y(tick))
+    for n, player in enumerate(players):
+        out.extend(_player_line(frame, n, player, series.get(player, ())))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The chart's plotting area (SVG units) and what it shows: values `low`..`high` up
+    the y axis, hand `numbers` along the x axis."""
+
+    left: int
+    right: int
+    top: int
+    bottom: int
+    low: int
+    high: int
+    numbers: Sequence[int]
+
+    @property
+    def last(self) -> int:
+        return max(self.numbers[-1] if self.numbers else 0, 1)
+
+    def x(self, number: float) -> float:
+        return self.left + (self.right - self.left) * number / self.last
+
+    def y(self, v: float) -> float:
+        return self.bottom - (self.bottom - self.top) * (v - self.low) / (self.high - self.low)
+
+
+def _value_grid(frame: _Frame, step: int, value_text: Callable[[int], str]) -> list[str]:
+    """The y grid, a line and a label (`value_text`) every `step`."""
+    out = []
+    tick = frame.low
+    while tick <= frame.high:
+        ty = _n(frame.y(tick))
         if tick != 0:
             out.append(
-                f'<line x1="{left}" y1="{ty}" x2="{right}" y2="{ty}" stroke="#ddd" '
+                f'<line x1="{frame.left}" y1="{ty}" x2="{frame.right}" y2="{ty}" stroke="#ddd" '
                 'stroke-width="0.6"/>'
             )
         out.append(
-            f'<text x="{left - 5}" y="{_n(y(tick) + 3.5)}" text-anchor="end">'
+            f'<text x="{frame.left - 5}" y="{_n(frame.y(tick) + 3.5)}" text-anchor="end">'
             f"{escape(value_text(tick))}</text>"
         )
         tick += step
-    # x ticks: hand numbers
+    return out
+
+
+def _number_axis(frame: _Frame, height: int, axis: str) -> list[str]:
+    """The x ticks (hand numbers), the axis' name below them, and the zero line."""
+    out = []
+    last, bottom = frame.last, frame.bottom
     xstep = _nice_step(last, target=8, cents=False)
     i = 0
     while i <= last:
-        tx = _n(x(i))
+        tx = _n(frame.x(i))
         out.append(
             f'<line x1="{tx}" y1="{bottom}" x2="{tx}" y2="{bottom + 4}" stroke="#999" '
             'stroke-width="0.6"/>'
@@ -116,38 +149,44 @@ def balance_chart_svg(
         )
         i += xstep
     out.append(
-        f'<text x="{_n((left + right) / 2)}" y="{height - 4}" text-anchor="middle" '
+        f'<text x="{_n((frame.left + frame.right) / 2)}" y="{height - 4}" text-anchor="middle" '
         f'fill="#555">{escape(axis)}</text>'
     )
-    zero = _n(y(0))
+    zero = _n(frame.y(0))
     out.append(
-        f'<line x1="{left}" y1="{zero}" x2="{right}" y2="{zero}" stroke="#000" stroke-width="1.1"/>'
+        f'<line x1="{frame.left}" y1="{zero}" x2="{frame.right}" y2="{zero}" stroke="#000" '
+        'stroke-width="1.1"/>'
     )
+    return out
 
-    for n, player in enumerate(players):
-        colour, dash = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)]
-        style = f'fill="none" stroke="{colour}" stroke-width="1.8" stroke-linejoin="round"'
-        if dash:
-            style += f' stroke-dasharray="{dash}"'
-        for piece in _pieces(list(series.get(player, ()))):
-            first = piece[0][0]
-            marks = [(first + i, v) for i, v in _thin([v for _, v in piece], MAX_POINTS)]
-            if len(marks) == 1:
-                i, v = marks[0]
-                out.append(
-                    f'<circle cx="{_n(x(numbers[i]))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>'
-                )
-            elif marks:
-                coords = " ".join(f"{_n(x(numbers[i]))},{_n(y(v))}" for i, v in marks)
-                out.append(f'<polyline points="{coords}" {style}/>')
-        ly = top + 8 + 18 * n
-        lx = right + 14
-        out.append(
-            f'<line x1="{lx}" y1="{ly}" x2="{lx + 28}" y2="{ly}" {style}/>'
-            f'<text x="{lx + 34}" y="{ly + 4}">{escape(_short(player, 22))}</text>'
-        )
-    out.append("</svg>")
-    return "\n".join(out)
+
+def _player_line(frame: _Frame, n: int, player: str, values: Sequence[int | None]) -> list[str]:
+    """The `n`th player's line (a dot where a piece of it is one hand long) and its entry
+    in the legend, in the player's colour and dashes."""
+    out = []
+    x, y, numbers = frame.x, frame.y, frame.numbers
+    colour, dash = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)]
+    style = f'fill="none" stroke="{colour}" stroke-width="1.8" stroke-linejoin="round"'
+    if dash:
+        style += f' stroke-dasharray="{dash}"'
+    for piece in _pieces(list(values)):
+        first = piece[0][0]
+        marks = [(first + i, v) for i, v in _thin([v for _, v in piece], MAX_POINTS)]
+        if len(marks) == 1:
+            i, v = marks[0]
+            out.append(
+                f'<circle cx="{_n(x(numbers[i]))}" cy="{_n(y(v))}" r="2.5" fill="{colour}"/>'
+            )
+        elif marks:
+            coords = " ".join(f"{_n(x(numbers[i]))},{_n(y(v))}" for i, v in marks)
+            out.append(f'<polyline points="{coords}" {style}/>')
+    ly = frame.top + 8 + 18 * n
+    lx = frame.right + 14
+    out.append(
+        f'<line x1="{lx}" y1="{ly}" x2="{lx + 28}" y2="{ly}" {style}/>'
+        f'<text x="{lx + 34}" y="{ly + 4}">{escape(_short(player, 22))}</text>'
+    )
+    return out
 
 
 def _pieces(values: list[int | None]) -> list[list[tuple[int, int]]]:

@@ -164,65 +164,26 @@ def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
     points = session.points_only
     players = list(ledger.everyone)
     records = table_ledger.hand_rows(session, table_ledger.SHEET_COLUMNS, include_voided=True)
-    stake = int(session.params.get("stake_cents") or 0) if has_pot else 0
-
     params = rules_lines(game, system, session.params, points=points, has_pot=has_pot)
     # The parameters and the rules mark, three to a line.
     header_height = HEADER_BASE + PARAM_LINE * math.ceil((len(params) + 1) / PARAM_COLUMNS)
-    per_page = (PAGE_CONTENT - HEAD - 2 * SUM_ROW - SLACK) // LINE
-    first_page = (PAGE_CONTENT - header_height - HEAD - 2 * SUM_ROW - SLACK) // LINE
-
-    columns = [
-        Column("nr", _("No."), "nr"),
-        Column("dealer", _("deals"), "who"),
-        Column("declarer", _("Declarer"), "who"),
-        Column("contract", _("Contract"), "contract"),
-        *([Column("trump", _("Trump"), "trump")] if game.trumps else []),
-        *([Column("bid", _("Bid"), "bid num")] if game.bids else []),
-        Column("points", _("Card points"), "points num"),
-        Column("result", _("Result"), "result"),
-        *(Column(f"p{n}", p, "money num") for n, p in enumerate(players)),
-        *([Column("pot", say(system.pot_name), "money num pot")] if has_pot else []),
-    ]
-    amount = sheet_points if points else sheet_amount
+    columns = _columns(game, system, players, has_pot)
     start, standings = table_ledger.standings(session, records)
-    token = SHEET_LOCALE.set(words.current().locale)
-    try:
-        rows, after = _rows(
-            records, game, players, has_pot, stake, amount, start, standings, ledger.seated_at
-        )
-    finally:
-        SHEET_LOCALE.reset(token)
-    chunks = _chunks(
-        rows, after, columns, players, has_pot, stake, amount, start, first_page, per_page
+    sheet = _Sheet(
+        game=game,
+        players=players,
+        has_pot=has_pot,
+        stake=int(session.params.get("stake_cents") or 0) if has_pot else 0,
+        amount=sheet_points if points else sheet_amount,
+        start=start,
+        standings=standings,
+        seated_at=ledger.seated_at,
     )
-
-    balances = session.state["balances"]
+    chunks = _pages(records, columns, sheet, header_height)
     money = points_text if points else euros
     settled = table_ledger.settlement(session)  # at a tournament table: points, no transfers
-    final = [
-        {
-            "name": p,
-            "ledger": money(balances.get(p, 0), signed=True),
-            "share": money(settled.balances[p] - balances.get(p, 0), signed=True),
-            "final": money(settled.balances[p], signed=True),
-        }
-        for p in players
-    ]
-    names, series = balance_series(
-        players,
-        [start[0], *(balances for balances, _ in standings.values())],
-        [ledger.seated_at(1), *(ledger.seated_at(number) for number in standings)],
-    )
-    chart = balance_chart_svg(
-        names,
-        series,
-        points=points,
-        numbers=[0, *standings],
-        axis=_("Hand no."),
-        label=_("Balances over time"),
-        value_text=points_text if points else euros,
-    )
+    final = _final_lines(players, session.state["balances"], settled.balances, money)
+    chart = _chart(sheet, points)
     closed = session.closed_at
     live = sum(1 for r in records if not r.voided)
 
@@ -257,6 +218,71 @@ def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
     }
 
 
+def _columns(game: Game, system: Any, players: list[str], has_pot: bool) -> list[Column]:
+    """The hand table's columns: what a hand was, then a column per player and the pot."""
+    return [
+        Column("nr", _("No."), "nr"),
+        Column("dealer", _("deals"), "who"),
+        Column("declarer", _("Declarer"), "who"),
+        Column("contract", _("Contract"), "contract"),
+        *([Column("trump", _("Trump"), "trump")] if game.trumps else []),
+        *([Column("bid", _("Bid"), "bid num")] if game.bids else []),
+        Column("points", _("Card points"), "points num"),
+        Column("result", _("Result"), "result"),
+        *(Column(f"p{n}", p, "money num") for n, p in enumerate(players)),
+        *([Column("pot", say(system.pot_name), "money num pot")] if has_pot else []),
+    ]
+
+
+def _pages(
+    records: list[DbRow], columns: list[Column], sheet: _Sheet, header_height: int
+) -> list[Chunk]:
+    """The hand table's rows, cut into pages: the first page has the header above it."""
+    per_page = (PAGE_CONTENT - HEAD - 2 * SUM_ROW - SLACK) // LINE
+    first_page = (PAGE_CONTENT - header_height - HEAD - 2 * SUM_ROW - SLACK) // LINE
+    token = SHEET_LOCALE.set(words.current().locale)
+    try:
+        rows, after = _rows(records, sheet)
+    finally:
+        SHEET_LOCALE.reset(token)
+    return _chunks(rows, after, columns, sheet, first_page, per_page)
+
+
+def _final_lines(
+    players: list[str], balances: dict[str, int], settled: dict[str, int], money: Any
+) -> list[dict[str, str]]:
+    """Each player's balance by the ledger, his share of what the pot kept, and the two
+    together: what the settle-up pays."""
+    return [
+        {
+            "name": p,
+            "ledger": money(balances.get(p, 0), signed=True),
+            "share": money(settled[p] - balances.get(p, 0), signed=True),
+            "final": money(settled[p], signed=True),
+        }
+        for p in players
+    ]
+
+
+def _chart(sheet: _Sheet, points: bool) -> str:
+    """The balance chart (SVG) of the sheet's standings, in the reader's words."""
+    seated_at, standings = sheet.seated_at, sheet.standings
+    names, series = balance_series(
+        sheet.players,
+        [sheet.start[0], *(balances for balances, _ in standings.values())],
+        [seated_at(1), *(seated_at(number) for number in standings)],
+    )
+    return balance_chart_svg(
+        names,
+        series,
+        points=points,
+        numbers=[0, *standings],
+        axis=_("Hand no."),
+        label=_("Balances over time"),
+        value_text=points_text if points else euros,
+    )
+
+
 @dataclass
 class Row:
     """A line of the hand table: `kind` is hand, void, extras (what else the hand above
@@ -267,69 +293,56 @@ class Row:
     cells: dict[str, Cell]
 
 
-def _rows(
-    records: list[DbRow],
-    game: Game,
-    players: list[str],
-    has_pot: bool,
-    stake: int,
-    amount: Any,
-    start: Standing,
-    standings: dict[int, Standing],
-    seated_at: Any,
-) -> tuple[list[Row], list[Standing]]:
+@dataclass(frozen=True)
+class _Sheet:
+    """What every row and page of a score sheet reads: the game, who played, the pot's
+    stake (0 without a pot), how an amount is written (`amount`: euros or points), the
+    ledger's standings before the first hand (`start`) and after each, and who sat at
+    the table at each hand (`seated_at`)."""
+
+    game: Game
+    players: list[str]
+    has_pot: bool
+    stake: int
+    amount: Any
+    start: Standing
+    standings: dict[int, Standing]
+    seated_at: Any
+
+
+def _rows(records: list[DbRow], sheet: _Sheet) -> tuple[list[Row], list[Standing]]:
     """A row per hand, refill and round end; for each, the balances and the pot after it,
     read from the ledger's `standings` (a refill is the standing after its hand less the
     hand's own net)."""
+    players, has_pot, amount = sheet.players, sheet.has_pot, sheet.amount
     width = len(str(max((r.number for r in records), default=0)))
     results = {k: str(v) for k, v in RESULT_WORDS.items()}  # said once, not once a hand
     out = _("out")
     rows: list[Row] = []
     after: list[Standing] = []
-    standing = start
+    standing = sheet.start
 
     def add(row: Row) -> None:
         rows.append(row)
         after.append(standing)
 
     for record in records:
-        facts = record.facts
-        number = str(record.number).rjust(width, FIGURE_SPACE)
-        contract, extras = _contract_text(game, facts), _extras_text(game, facts, record.factor)
-        if extras and len(contract) + 1 + len(extras) <= CONTRACT_FITS:
-            contract, extras = f"{contract} {extras}", ""
-        style = "s" if record.voided else ""
-        cells: dict[str, Cell] = {
-            "nr": (style, number + ("*" if record.version > 1 and not record.voided else "")),
-            "dealer": (style, record.dealer),
-            "declarer": (style, facts.get("declarer", "")),
-            "contract": (style, contract),
-            "trump": ("suit", facts["trump"]) if facts.get("trump") in SUIT_NAMES else ("", ""),
-            "bid": (style, _bid_text(facts.get("bid"))),
-            "points": (style, "–" if facts.get("points") is None else str(facts["points"])),
-        }
+        cells, extras = _hand_cells(record, sheet.game, width)
         if record.voided or record.net is None:
             cells["result"] = ("", _("struck out"))
             add(Row("void", cells))
             continue
         net = record.net
-        balances, pot = standings[record.number]
+        balances, pot = sheet.standings[record.number]
         if record.new_round and has_pot:
             standing = (
                 {p: balances.get(p, 0) - net.get(p, 0) for p in players},
                 pot - net.get(POT, 0),
             )
-            refill = _(
-                "Round %(round)s: everyone pays %(stake)s into the Haferl",
-                round=record.round,
-                stake=euros(stake),
-            )
-            pot_text = sheet_amount(standing[1], signed=False, zero=True)
-            paying = seated_at(record.number)
-            add(_note("refill", refill, players, amount(-stake), pot_text, paying))
+            add(_refill(record, sheet, standing[1]))
         standing = (balances, pot)
         cells["result"] = ("", results.get(record.result or "", record.result or ""))
-        seated = seated_at(record.number)
+        seated = sheet.seated_at(record.number)
         for n, p in enumerate(players):
             if p not in seated:
                 cells[f"p{n}"] = ("", "–")
@@ -340,19 +353,59 @@ def _rows(
         if extras:
             add(_note("extras", f"{FIGURE_SPACE * (width + 1)}{extras}", []))
         if record.round_end and has_pot:
-            short = pot_short(record.round_end_explanation)
-            if short:
-                end = _(
-                    "Haferl empty: round %(round)s over (%(short)s)",
-                    round=record.round,
-                    short=short,
-                )
-            else:
-                end = _("Haferl empty: round %(round)s over", round=record.round)
-            add(_note("end", end, players))
+            add(_round_end(record, players))
     if not records:
         add(_note("end", _("No hand entered yet."), players))
     return rows, after
+
+
+def _hand_cells(record: DbRow, game: Game, width: int) -> tuple[dict[str, Cell], str]:
+    """What a hand was (its number, dealer, declarer, contract, trump, bid and card
+    points), struck through when voided; and its extras when they do not fit beside the
+    contract (a line of their own below it)."""
+    facts = record.facts
+    number = str(record.number).rjust(width, FIGURE_SPACE)
+    contract, extras = _contract_text(game, facts), _extras_text(game, facts, record.factor)
+    if extras and len(contract) + 1 + len(extras) <= CONTRACT_FITS:
+        contract, extras = f"{contract} {extras}", ""
+    style = "s" if record.voided else ""
+    cells: dict[str, Cell] = {
+        "nr": (style, number + ("*" if record.version > 1 and not record.voided else "")),
+        "dealer": (style, record.dealer),
+        "declarer": (style, facts.get("declarer", "")),
+        "contract": (style, contract),
+        "trump": ("suit", facts["trump"]) if facts.get("trump") in SUIT_NAMES else ("", ""),
+        "bid": (style, _bid_text(facts.get("bid"))),
+        "points": (style, "–" if facts.get("points") is None else str(facts["points"])),
+    }
+    return cells, extras
+
+
+def _refill(record: DbRow, sheet: _Sheet, pot: int) -> Row:
+    """The line before a hand that opens a round: everyone at the table then pays the
+    stake, and the pot holds `pot`."""
+    refill = _(
+        "Round %(round)s: everyone pays %(stake)s into the Haferl",
+        round=record.round,
+        stake=euros(sheet.stake),
+    )
+    pot_text = sheet_amount(pot, signed=False, zero=True)
+    paying = sheet.seated_at(record.number)
+    return _note("refill", refill, sheet.players, sheet.amount(-sheet.stake), pot_text, paying)
+
+
+def _round_end(record: DbRow, players: list[str]) -> Row:
+    """The line after the hand that emptied the pot, with how it was emptied."""
+    short = pot_short(record.round_end_explanation)
+    if short:
+        end = _(
+            "Haferl empty: round %(round)s over (%(short)s)",
+            round=record.round,
+            short=short,
+        )
+    else:
+        end = _("Haferl empty: round %(round)s over", round=record.round)
+    return _note("end", end, players)
 
 
 def _note(
@@ -370,23 +423,12 @@ def _note(
     return Row(kind, cells)
 
 
-def _chunks(
-    rows: list[Row],
-    after: list[Standing],
-    columns: list[Column],
-    players: list[str],
-    has_pot: bool,
-    stake: int,
-    amount: Any,
-    start: Standing,
-    first: int,
-    others: int,
-) -> list[Chunk]:
-    """The rows cut into pages: `first` rows on page one, `others` on each page after."""
+def _page_bounds(rows: list[Row], first: int, others: int) -> list[tuple[int, int]]:
+    """Where each page begins and ends: `first` rows on page one, `others` on each page
+    after. A round's end stays with the hand that emptied the pot, a refill with the hand
+    it opens, a hand's extras with the hand: none starts or ends a page on its own."""
 
     def cut(begin: int, size: int) -> int:
-        # A round's end stays with the hand that emptied the pot, a refill with the hand
-        # it opens, a hand's extras with the hand: none starts or ends a page on its own.
         end = min(begin + size, len(rows))
         while (
             end < len(rows)
@@ -400,6 +442,20 @@ def _chunks(
     while bounds[-1][1] < len(rows):
         begin = bounds[-1][1]
         bounds.append((begin, cut(begin, others)))
+    return bounds
+
+
+def _chunks(
+    rows: list[Row],
+    after: list[Standing],
+    columns: list[Column],
+    sheet: _Sheet,
+    first: int,
+    others: int,
+) -> list[Chunk]:
+    """The rows cut into pages: `first` rows on page one, `others` on each page after."""
+    players, has_pot, amount, start = sheet.players, sheet.has_pot, sheet.amount, sheet.start
+    bounds = _page_bounds(rows, first, others)
 
     def sums(balances: Standing) -> list[str]:
         # A player who comes later has no balance yet: a dash, not 0,00.
@@ -419,7 +475,7 @@ def _chunks(
             carry_label = _(
                 "Round %(round)s: everyone pays %(stake)s into the Haferl",
                 round=1,
-                stake=euros(stake),
+                stake=euros(sheet.stake),
             )
         else:
             carry_label = ""

@@ -38,7 +38,8 @@ from pathlib import Path
 
 from scorer.reports import weasy
 from scorer.reports.desk import Desk
-from scorer.store.busy import PrinterBusy, is_disk_full
+from scorer.reports.refusals import PrinterBusy
+from scorer.store.busy import is_disk_full
 
 WAIT = 3.0
 """Seconds a request waits for its paper before it is told to come back."""

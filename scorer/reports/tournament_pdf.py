@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import segno
-from sqlalchemy import select
 
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.params import fingerprint
@@ -25,8 +24,12 @@ from scorer.reports.paper import (
 )
 from scorer.reports.printing import printed, version_of
 from scorer.services import director
-from scorer.services.tournaments import live_version, tables_in_order, tournament_standings
-from scorer.store.database import db
+from scorer.services.tournaments import (
+    live_version,
+    round_seats,
+    tables_in_order,
+    tournament_standings,
+)
 from scorer.store.models import TableSession, Tournament, TournamentRound, TournamentTable
 
 BLANK_LINES = 4
@@ -118,12 +121,7 @@ def _round_version(round_: TournamentRound) -> str:
     print the same papers again after every hand. One read for all the round's tables,
     so that a paper printed before costs no read per table."""
     tournament = round_.tournament
-    seats = db.session.execute(
-        select(TournamentTable.number, TableSession.players, TableSession.hands_planned)
-        .join(TableSession, TableSession.id == TournamentTable.session_id)
-        .where(TournamentTable.round_id == round_.id)
-        .order_by(TournamentTable.number)
-    ).all()
+    seats = round_seats(round_)
     return version_of(
         tournament.name,
         tournament.day,
@@ -131,7 +129,7 @@ def _round_version(round_: TournamentRound) -> str:
         tournament.system,
         round_.number,
         round_.byes,
-        [tuple(seat) for seat in seats],
+        seats,
     )
 
 

@@ -43,7 +43,8 @@ class RendererStopped(RuntimeError):
 
 def write_pdf(html: str, static: Path, stylesheet: str) -> bytes:
     """PDF bytes of `html` styled by `static/<stylesheet>`, rendered in a child process."""
-    from scorer.store.busy import PrinterBusy  # not in the child: it imports no package of ours
+    # Imported here, not in the child: the child imports no package of ours.
+    from scorer.reports.refusals import PrinterBusy
 
     if not _slots.acquire(timeout=WAIT):
         raise PrinterBusy("another score sheet is being printed")

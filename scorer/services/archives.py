@@ -33,7 +33,7 @@ from scorer.formats.archive import (
     stamp,
 )
 from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
-from scorer.formats.evening import session_to_export
+from scorer.formats.evening import ExportedEvening, ExportedHand, session_to_export
 from scorer.services import evenings, groups, table_ledger, tables, tournaments
 from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
@@ -52,11 +52,28 @@ from scorer.store.models import (
 
 
 def evening_export(session: TableSession) -> dict[str, Any]:
-    return session_to_export(
-        session,
-        table_ledger.hands_of(session, include_voided=True),
-        table_ledger.settlement(session),
+    """The evening's JSON export (`scorer.formats.evening`), its hands voided ones included."""
+    state = session.state
+    evening = ExportedEvening(
+        name=session.name,
+        game=session.game,
+        system=session.system,
+        params=dict(session.params),
+        players=list(session.players),
+        first_dealer=session.first_dealer,
+        lineups=list(session.lineups or []),
+        created_at=session.created_at,
+        closed=session.closed,
+        scoring=session.scoring,
+        hands_planned=session.hands_planned,
+        balances=dict(state["balances"]),
+        pot=state["pot"],
     )
+    hands = [
+        ExportedHand(number=r.number, dealer=r.dealer, facts=r.facts, voided=r.voided)
+        for r in table_ledger.hands_of(session, include_voided=True)
+    ]
+    return session_to_export(evening, hands, table_ledger.settlement(session))
 
 
 def group_archive(group: Group) -> dict[str, Any]:
@@ -159,11 +176,11 @@ def import_group(archive: GroupArchive) -> Group:
         archive.name,
         archive.game,
         archive.system,
-        archive.params,
-        archive.members,
-        archive.carry_pot,
-        archive.settle,
-        archive.share_by,
+        params=archive.params,
+        members=archive.members,
+        carry_pot=archive.carry_pot,
+        settle_mode=archive.settle,
+        share_by=archive.share_by,
     )
     if archive.created_at is not None:
         group.created_at = archive.created_at
@@ -210,7 +227,7 @@ class _GroupReplay:
             )
         plan = archived.plan
         session = groups.new_evening(
-            self.group, list(plan.players), plan.first_dealer, plan.name, plan.params
+            self.group, list(plan.players), plan.first_dealer, name=plan.name, params=plan.params
         )
         if archived.created_at is not None:
             session.created_at = archived.created_at
@@ -323,12 +340,12 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
         organiser,
         archive.name,
         archive.day,
-        archive.game,
-        archive.system,
-        archive.params,
-        archive.rounds,
-        names,
-        archive.deals_per_player,
+        game=archive.game,
+        system=archive.system,
+        params=archive.params,
+        rounds=archive.rounds,
+        players=names,
+        deals_per_player=archive.deals_per_player,
     )
     tournament.seed = archive.seed
     if archive.created_at is not None:

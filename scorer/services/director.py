@@ -90,7 +90,9 @@ def reasons(tournament: Tournament) -> dict[str, list[TournamentAdjustment]]:
 
 
 @unit_of_work
-def adjust(tournament: Tournament, player: Any, points: Any, reason: Any) -> TournamentAdjustment:
+def adjust(
+    tournament: Tournament, player: Any, points: Any, *, reason: Any
+) -> TournamentAdjustment:
     """A director's `points` for (or, negative, against) `player`, with its `reason`."""
     locked(tournament)
     require_running(tournament)
@@ -194,6 +196,7 @@ def log_correction(
     session: TableSession,
     number: int,
     before: Mapping[str, Any],
+    *,
     after: Mapping[str, Any] | None,
     by: Organiser | None,
 ) -> None:

@@ -35,7 +35,9 @@ def record_hand(
 ) -> tuple[HandRecord, bool]:
     """`tables.record_hand` (its arguments and answer), then the round closed when this
     hand finished its last table."""
-    record, created = tables.record_hand(session, hand, dealer, idempotency_key, number, begun)
+    record, created = tables.record_hand(
+        session, hand, dealer, idempotency_key=idempotency_key, number=number, begun=begun
+    )
     if created and session.done:
         tournaments.close_round_if_done(session)
     return record, created

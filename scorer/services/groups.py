@@ -93,6 +93,7 @@ def create_group(
     name: Any,
     game: Any,
     system: Any,
+    *,
     params: Any,
     members: Any,
     carry_pot: Any = True,
@@ -264,6 +265,7 @@ def new_evening(
     group: Group,
     players: Any,
     first_dealer: Any = None,
+    *,
     name: Any = None,
     params: Any = None,
 ) -> TableSession:

@@ -41,7 +41,7 @@ SINCE_AT_MOST = 12
 """How many hands back a moved form's hand is compared with those entered since."""
 
 
-def check_not_entered_since(session: TableSession, hand: Hand, begun: Any, number: Any) -> None:
+def check_not_entered_since(session: TableSession, hand: Hand, begun: Any, *, number: Any) -> None:
     """A hand begun as `begun` on a device whose half-entered form moved on to `number`
     because another device's hand came in live: when the hand stored as `begun` is this
     very hand (both devices entered it), it is the conflict; entered twice, it would be

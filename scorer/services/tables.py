@@ -112,6 +112,7 @@ def record_hand(
     session: TableSession,
     hand: Hand,
     dealer: str | None = None,
+    *,
     idempotency_key: str | None = None,
     number: Any = None,
     begun: Any = None,
@@ -147,7 +148,7 @@ def record_hand(
             )
         )
     check_number(session, number)
-    check_not_entered_since(session, hand, begun, number)
+    check_not_entered_since(session, hand, begun, number=number)
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -171,7 +172,7 @@ def record_hand(
         **bumped(session),
     }
     line = _history_line(
-        session, "record", number, {"hand": stored["facts"], "dealer": entry.dealer}
+        session, "record", number, data={"hand": stored["facts"], "dealer": entry.dealer}
     )
     write_hand(db.session.connection(), stored, session.id, table, line)
     for name, value in table.items():  # what the loaded session shows, not changes to flush
@@ -200,14 +201,14 @@ def edit_hand(
     record.version += 1
     refold(session, number)
     after = {"hand": record.facts, "dealer": record.dealer}
-    _history(session, "edit", number, {"before": before, "after": after})
-    director.log_correction(session, number, before, after, by)
+    _history(session, "edit", number, data={"before": before, "after": after})
+    director.log_correction(session, number, before, after=after, by=by)
     return record
 
 
 @unit_of_work
 def void_hand(
-    session: TableSession, number: int, version: Any, by: Organiser | None = None
+    session: TableSession, number: int, version: Any, *, by: Organiser | None = None
 ) -> HandRecord:
     """Take a hand out of the ledger; it stays in the history. `by` as for `edit_hand`."""
     _require_correctable(session, by)
@@ -216,14 +217,14 @@ def void_hand(
     record.version += 1
     refold(session, number)
     before = {"hand": record.facts, "dealer": record.dealer}
-    _history(session, "void", number, before)
-    director.log_correction(session, number, before, None, by)
+    _history(session, "void", number, data=before)
+    director.log_correction(session, number, before, after=None, by=by)
     return record
 
 
 @unit_of_work
 def undo_hand(
-    session: TableSession, number: int, version: Any, by: Organiser | None = None
+    session: TableSession, number: int, version: Any, *, by: Organiser | None = None
 ) -> HandRecord:
     """Undo on the table page: strike hand `number` (read at `version`) so that it goes back
     into the form, but only while it is the latest live hand. When another device entered a
@@ -246,7 +247,7 @@ def undo_hand(
             number=number,
         )
         raise LaterHandExists(said, number, later)
-    return void_hand(session, number, version, by)
+    return void_hand(session, number, version, by=by)
 
 
 def _require_correctable(session: TableSession, by: Organiser | None) -> None:
@@ -444,13 +445,14 @@ def _history(
     session: TableSession,
     action: str,
     number: int | None = None,
+    *,
     data: dict[str, Any] | None = None,
 ) -> None:
     """One line of the table's history, written at once as a plain INSERT on the
     transaction's connection: nothing reads it back, and the ORM's unit of work cost
     recording a hand a fifth of its time."""
     db.session.connection().execute(
-        insert(HistoryEvent.__table__), _history_line(session, action, number, data)
+        insert(HistoryEvent.__table__), _history_line(session, action, number, data=data)
     )
 
 
@@ -458,6 +460,7 @@ def _history_line(
     session: TableSession,
     action: str,
     number: int | None = None,
+    *,
     data: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The columns of one line of the table's history."""

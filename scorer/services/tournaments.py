@@ -103,6 +103,7 @@ def create_tournament(
     organiser: Organiser,
     name: str,
     day: date,
+    *,
     game: Any,
     system: Any,
     params: Mapping[str, Any] | None,
@@ -444,6 +445,18 @@ def tables_in_order(tournament: Tournament, *columns: Any) -> list[tuple[Any, ..
         .order_by(TournamentRound.number, TournamentTable.number)
     )
     return [tuple(row) for row in rows]
+
+
+def round_seats(round_: TournamentRound) -> list[tuple[int, list[str], int | None]]:
+    """Who sits at each table of the round, table by table: its number, its players and
+    the hands it plays. One read for all the round's tables."""
+    rows = db.session.execute(
+        select(TournamentTable.number, TableSession.players, TableSession.hands_planned)
+        .join(TableSession, TableSession.id == TournamentTable.session_id)
+        .where(TournamentTable.round_id == round_.id)
+        .order_by(TournamentTable.number)
+    )
+    return [(number, players, hands) for number, players, hands in rows]
 
 
 def table_scores(tournament: Tournament) -> list[TableScore]:

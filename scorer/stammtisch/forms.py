@@ -9,7 +9,7 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from scorer.domain.limits import MAX_GROUP_NAME, MAX_MEMBERS_TEXT, MAX_PLAYER_NAME
 from scorer.domain.registry import Game, System
-from scorer.table.forms import options, params_data, with_params
+from scorer.web.forms import options, params_data, with_params
 
 
 class NewGroupForm(FlaskForm):

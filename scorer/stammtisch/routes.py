@@ -22,7 +22,7 @@ from scorer.services import groups, seasons
 from scorer.stammtisch.blueprint import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
 from scorer.store.errors import Conflict, NotFound
-from scorer.table.forms import (
+from scorer.web.forms import (
     attach_errors,
     game_chooser,
     params_from_form,
@@ -77,11 +77,11 @@ def new_group():
                 form.name.data or "",
                 game.id,
                 system.id,
-                params_from_form(form, game, system),
-                members,
-                form.carry_pot.data,
-                form.settle.data,
-                form.share_by.data,
+                params=params_from_form(form, game, system),
+                members=members,
+                carry_pot=form.carry_pot.data,
+                settle_mode=form.settle.data,
+                share_by=form.share_by.data,
             )
         except RuleError as exc:
             attach_errors(form, exc, prefix_map={"name": "name"})

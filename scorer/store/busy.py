@@ -1,6 +1,7 @@
-"""`Busy`: what the server cannot do right now but will in a moment (another score sheet
-is being printed, the database stayed locked, the disk is full). Pages and the API answer
-it with 503 and `Retry-After`."""
+"""`Busy`: what the server cannot do right now but will in a moment (the database or a
+table stayed locked, the disk is full; the printer's own refusal is
+`scorer.reports.refusals.PrinterBusy`). Pages and the API answer it with 503 and
+`Retry-After`."""
 
 from __future__ import annotations
 
@@ -13,10 +14,6 @@ SQLSTATE_DISK_FULL = "53100"
 
 class Busy(Exception):
     """Try again in a few seconds."""
-
-
-class PrinterBusy(Busy):
-    """Another score sheet is being printed (one at a time), or this one took too long."""
 
 
 class DiskFull(Busy):

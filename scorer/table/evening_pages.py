@@ -25,11 +25,9 @@ from scorer.reports.chart import balance_chart_svg, balance_series
 from scorer.services import evenings, table_ledger, tables
 from scorer.store.errors import Conflict
 from scorer.table.blueprint import bp
-from scorer.table.forms import (
-    attach_errors,
-    players_form,
-)
+from scorer.table.forms import players_form
 from scorer.table.routes import latest_news, render_table, table_hand_form
+from scorer.web.forms import attach_errors
 from scorer.web.qr import qr_response
 
 

@@ -27,7 +27,7 @@ from scorer.domain.registry import Game
 from scorer.domain.scoring import CALLS, SUITS
 from scorer.domain.validation import whole_number
 from scorer.i18n.catalogue import say
-from scorer.table.forms import SUIT_NAMES, WholeNumberField, options
+from scorer.web.forms import SUIT_NAMES, WholeNumberField, options
 
 
 class HandForm(FlaskForm):

@@ -23,7 +23,6 @@ from scorer.live import conditional, live_etag
 from scorer.services import table_ledger, tables
 from scorer.store.errors import LaterHandExists, NotFound
 from scorer.table.blueprint import bp
-from scorer.table.forms import attach_errors, options
 from scorer.table.hand_form import COUNTS, form_data_from_facts
 from scorer.table.routes import (
     hand_from_form,
@@ -33,6 +32,7 @@ from scorer.table.routes import (
     table_hand_form,
 )
 from scorer.table.view import game_and_system
+from scorer.web.forms import attach_errors, options
 
 
 @bp.post("/t/<key>/vorschau")

@@ -33,18 +33,17 @@ from scorer.store import table_codes, table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import Organiser, TableSession
 from scorer.table.blueprint import bp
-from scorer.table.forms import (
-    OpenTableForm,
+from scorer.table.forms import OpenTableForm, new_table_form
+from scorer.table.hand_form import facts_from_form, form_data_from_facts, hand_form
+from scorer.table.page_token import renew_in_s
+from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
+from scorer.web.forms import (
     attach_errors,
     game_chooser,
-    new_table_form,
     params_from_form,
     requested_rules,
     wrong_system,
 )
-from scorer.table.hand_form import facts_from_form, form_data_from_facts, hand_form
-from scorer.table.page_token import renew_in_s
-from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
 
 KEY_PATTERN = re.compile(r"(?:/t/)?([A-Za-z0-9_-]{22,64})/?$")
 

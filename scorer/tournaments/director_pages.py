@@ -36,7 +36,7 @@ def adjust(tournament_id: int):
         flash(" ".join(str(e) for errors in form.errors.values() for e in errors), "error")
         return back(tournament)
     try:
-        director.adjust(tournament, form.player.data, form.points.data, form.reason.data)
+        director.adjust(tournament, form.player.data, form.points.data, reason=form.reason.data)
     except RuleError as exc:
         flash(say_all(exc.fields), "error")
     except Conflict as exc:

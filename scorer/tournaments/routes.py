@@ -12,7 +12,6 @@ from flask_login import current_user, login_required
 
 from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError
-from scorer.domain.validation import site_referrer
 from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
@@ -22,13 +21,6 @@ from scorer.services import archives, director
 from scorer.services import tournaments as ops
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
-from scorer.table.forms import (
-    ChooseGameForm,
-    attach_errors,
-    options,
-    params_from_form,
-    wrong_system,
-)
 from scorer.tournaments.blueprint import bp
 from scorer.tournaments.forms import (
     HIDDEN_PARAMS,
@@ -38,6 +30,8 @@ from scorer.tournaments.forms import (
     SwapForm,
     tournament_form,
 )
+from scorer.web.forms import ChooseGameForm, attach_errors, options, params_from_form, wrong_system
+from scorer.web.links import site_referrer
 
 
 def own(tournament_id: int):
@@ -105,13 +99,13 @@ def new():
                 current_user,
                 form.name.data,
                 form.day.data,
-                game.id,
-                system.id,
-                params,
-                form.rounds.data,
-                players,
-                form.deals.data,
-                form.chosen_tie_breaks(),
+                game=game.id,
+                system=system.id,
+                params=params,
+                rounds=form.rounds.data,
+                players=players,
+                deals_per_player=form.deals.data,
+                tie_breaks=form.chosen_tie_breaks(),
             )
         except RuleError as exc:
             attach_errors(

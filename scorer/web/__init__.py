@@ -14,9 +14,11 @@ from scorer.i18n.formats import euros, score_text, sign, signed_number
 from scorer.i18n.http_errors import error_text, error_title
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
+from scorer.reports.refusals import PrinterBusy
 from scorer.services import table_ledger
-from scorer.store.busy import Busy, DiskFull, PrinterBusy, is_disk_full
-from scorer.table.forms import SUIT_NAMES
+from scorer.store.busy import Busy, DiskFull, is_disk_full
+from scorer.web.forms import SUIT_NAMES
+from scorer.web.links import language_url
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -46,6 +48,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,
+        language_url=language_url,
     )
 
     @app.context_processor
