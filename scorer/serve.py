@@ -65,7 +65,7 @@ def gunicorn_argv(host: str, port: str, sqlite: bool, workers: int | None = None
         "scorer.worker.TabletsFirstWorker",
         "--timeout",
         str(TIMEOUT),
-        # Live pages ask every 1.5 s (static/live.js): an idle connection is kept a little
+        # Live pages ask every 1.5 s (static/js/live.js): an idle connection is kept a little
         # longer than that, so a watching device does not open a new one for every ask.
         # It waits in the worker's poller, not in a thread.
         "--keep-alive",

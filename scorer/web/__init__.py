@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask, render_template
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
@@ -16,6 +18,7 @@ from scorer.reports.printing import COME_BACK, StillPrinting
 from scorer.services import table_ledger
 from scorer.store.busy import Busy, PrinterBusy
 from scorer.table.forms import SUIT_NAMES
+from scorer.web.scripts import imported_modules
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -45,6 +48,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,
+        script_imports=lambda entry: imported_modules(str(Path(app.static_folder) / "js"), entry),
     )
 
     @app.context_processor
