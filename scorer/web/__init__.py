@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
+from scorer.domain.cardpoints import calculator
 from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import pot_short, say, say_line
 from scorer.i18n.formats import euros, score_text, sign, signed_number
@@ -48,6 +49,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,
+        card_calculator=calculator,
         script_imports=lambda entry: imported_modules(str(Path(app.static_folder) / "js"), entry),
     )
 
