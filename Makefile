@@ -52,11 +52,18 @@ messages: $(VENV)/.installed
 run: $(VENV)/.installed catalogues
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorer.serve
 
-lint: $(VENV)/.installed-test
+# The scripts' linter, eslint, from npm (package.json): installed again when
+# package-lock.json changes. Only `make lint` needs node; the app never does.
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+lint: $(VENV)/.installed-test node_modules/.package-lock.json
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	npx eslint static/
 
 # One test worker per core (pytest-xdist), a module's tests in one worker (they share its
 # servers and browser).
@@ -76,4 +83,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/score.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis

@@ -19,7 +19,7 @@ threads = THREADS
 # to a thread (scorer.worker).
 worker_class = "scorer.worker.TabletsFirstWorker"
 timeout = TIMEOUT
-# Live pages ask every 1.5 s (static/live.js): an idle connection is kept a little longer
+# Live pages ask every 1.5 s (static/js/live.js): an idle connection is kept a little longer
 # than that, so a watching device does not open a new one for every ask. It waits in the
 # worker's poller, not in a thread.
 keepalive = KEEP_ALIVE

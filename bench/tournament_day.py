@@ -36,9 +36,9 @@ the dealer sitting out. Then, one after another:
      random, from a random start; 25 hands/s with 50 tablets) through
      `POST /api/v1/sessions/<key>/hands` with the number it shows for it and an
      Idempotency-Key, as the table page's queue does (on no answer or a 5xx the same hand
-     is sent again with the same key, as static/entry.js does, here up to 3 times in all),
+     is sent again with the same key, as static/js/sending.js does, here up to 3 times in all),
      each on a new connection;
-   - the spectators each watch the standings page as static/live.js does: loaded once,
+   - the spectators each watch the standings page as static/js/live.js does: loaded once,
      then asked for again 2 s after each answer with `If-None-Match` (the page's ETag) and
      `X-Haferl-Live: 1`, with `Accept-Encoding: gzip, deflate` as Chromium sends over http,
      each on a kept-alive connection of its own (one the server closed meanwhile is
@@ -357,7 +357,7 @@ def watch(
     port: int, path: str, leg: Answers, stop: threading.Event, seed: int, every: float
 ) -> None:
     """Open `path` once, then ask again `every` seconds after each answer with its ETag, as
-    static/live.js does, on a connection of its own, until `stop`."""
+    static/js/live.js does, on a connection of its own, until `stop`."""
     device = Device(port)
     etag = None
     stop.wait(random.Random(seed).uniform(0, every))  # devices do not ask in step

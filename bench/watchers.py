@@ -9,7 +9,7 @@ It starts `python -m scorer.serve` (what `make run` starts) on 127.0.0.1 through
 opens 5 tables of 3 players, and runs three legs of `--seconds` each:
 
 1. idle: `--watchers` devices watch the table pages (spread over the 5 tables) as
-   static/live.js does: `GET /t/<key>` with `If-None-Match` and `X-Haferl-Live` every
+   static/js/live.js does: `GET /t/<key>` with `If-None-Match` and `X-Haferl-Live` every
    1.5 s, each on a connection of its own that it keeps open, while nothing changes;
 2. tablets alone: `--tablets` tablets spread over the tables, each entering a hand about
    every 0.5 s (paced like `bench/load.py`'s paced legs: hundreds of times a real
@@ -58,7 +58,7 @@ from tests.support.servers import LOOPBACK, migrate_fresh, start_server  # noqa:
 
 TABLES = 5
 POLL_S = 1.5
-"""As static/live.js asks."""
+"""As static/js/live.js asks."""
 PACE_S = 0.5
 
 

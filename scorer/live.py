@@ -1,7 +1,7 @@
 """Pages that follow the table live: every device shows what another device changed.
 
 A live page (the table, its hand list and settle-up, a group, a tournament's standings)
-names a cheap fingerprint of what it shows, its ETag: a table's version, say. haferl.js
+names a cheap fingerprint of what it shows, its ETag: a table's version, say. static/js/live.js
 asks for the page again every second or two with `If-None-Match` and the header
 `X-Haferl-Live`; while nothing changed the answer is an empty `304`, which costs the server
 one small read and holds a request thread for a millisecond, never longer (no long-poll, no
@@ -31,7 +31,7 @@ from flask_login import current_user
 from scorer.i18n.reader import language
 
 POLL_HEADER = "X-Haferl-Live"
-"""Sent by haferl.js when it asks whether a page changed (never by a person's browser)."""
+"""Sent by static/js/live.js when it asks whether a page changed (never by a person's browser)."""
 
 
 def live_etag(*parts: object) -> str:
@@ -42,7 +42,7 @@ def live_etag(*parts: object) -> str:
 
 
 def is_live_poll() -> bool:
-    """Whether haferl.js asks for the page (a flash message waiting for the reader is not
+    """Whether static/js/live.js asks for the page (a flash message waiting for the reader is not
     taken by it: the reader's own next page shows it)."""
     return has_request_context() and request.headers.get(POLL_HEADER) == "1"
 

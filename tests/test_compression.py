@@ -18,7 +18,8 @@ def test_pages_json_and_styles_are_compressed_for_a_client_that_accepts_it(clien
     url = table_url(new_table(client))
     api_hand(client, url, "Anton")
     key = url.rsplit("/", 1)[1]
-    for address in (url, url + "/spiele", f"/api/v1/sessions/{key}", "/static/style.css"):
+    scripts = ("/static/js/main.js", "/static/js/entry.js")  # ES modules, as the pages load them
+    for address in (url, url + "/spiele", f"/api/v1/sessions/{key}", "/static/style.css", *scripts):
         plain = client.get(address)
         packed = client.get(address, headers=GZIP)
         assert plain.status_code == packed.status_code == 200, address
@@ -43,7 +44,7 @@ def test_a_live_page_keeps_its_etag_compressed_and_answers_304_to_it(client):
         again = client.get(address, headers={**GZIP, "If-None-Match": packed})
         assert again.status_code == 304 and again.get_data() == b"", address
         strong = client.get(address, headers={"If-None-Match": packed[2:]})
-        assert strong.status_code == 304, address  # how static/live.js asks
+        assert strong.status_code == 304, address  # how static/js/live.js asks
 
 
 def test_a_pdf_is_sent_as_it_is(client):

@@ -211,7 +211,8 @@ def table_with_three_hands(client) -> str:
 
 
 def live_addresses(key: str) -> list[str]:
-    """Every address the table's pages poll (live.js) or a device's app asks with an ETag."""
+    """Every address the table's pages poll (static/js/live.js) or a device's app asks with an
+    ETag."""
     return [f"/t/{key}", f"/t/{key}/spiele", f"/t/{key}/abrechnung", f"{API}/sessions/{key}"]
 
 

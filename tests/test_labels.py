@@ -115,7 +115,7 @@ def test_the_deals_hint_follows_the_number(app, client):
     assert log_in(client).status_code == 302
     page = client.get("/turniere/neu").get_data(as_text=True)
     assert "4: 16 Spiele an einem Vierertisch (jeder spielt 12), 12 an einem Dreiertisch." in page
-    assert 'data-deals-hint="{deals}: {four} Spiele' in page  # what static/haferl.js fills
+    assert 'data-deals-hint="%(deals)s: %(four)s Spiele' in page  # static/js/deals-hint.js fills it
     refused = client.post(
         "/turniere/neu",
         data={"game": "haferltarock", "system": "parlett-units", "deals": "1", "rounds": "2"},

@@ -214,7 +214,7 @@ def test_the_standings_follow_the_tables(app, client, standings_clock):
     before = client.get(address)
     etag = before.headers["ETag"]
     html = before.get_data(as_text=True)
-    assert 'id="live-standings" data-live-region' in html and "live.js" in html
+    assert 'id="live-standings" data-live-region' in html and "js/standings.js" in html
     assert '<noscript><meta http-equiv="refresh"' in html
     assert client.get(address, headers={"If-None-Match": etag}).status_code == 304
     round_ = draw(client, auth, tournament["id"])

@@ -139,6 +139,16 @@ def test_defenders_points_switch(client):
     assert hand["hand"]["points"] == 70
 
 
+def test_the_calculator_takes_the_card_values_from_the_rules(client):
+    """static/js/counter.js adds up what the page says a card is worth (cardpoints.py's)."""
+    bavarian = client.get(table_url(new_table(client))).get_data(as_text=True)
+    assert 'name="count_aces" data-value="11" data-label="Asse" min="0" max="4"' in bavarian
+    tapp = new_table(client, game="tapp-tarock", system="tapp-points", players=["A", "B", "C"])
+    threes = client.get(table_url(tapp)).get_data(as_text=True)
+    assert 'name="count_honours_kings" data-value="5"' in threes and 'max="7"' in threes
+    assert 'name="count_cards" data-value="0"' in threes and 'max="54"' in threes
+
+
 def test_card_count_calculator_fills_the_points(client):
     url = table_url(new_table(client))
     # 4 Aces, 3 Tens, 2 Kings, 1 Ober = 44 + 30 + 8 + 3 = 85

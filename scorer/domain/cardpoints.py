@@ -11,6 +11,7 @@ from scorer.domain.model import RuleError
 
 BAVARIAN_VALUES = {"aces": 11, "tens": 10, "kings": 4, "obers": 3, "unters": 2}
 """Ace 11, Ten 10, King 4, Ober 3, Unter 2; 9-8-7-6 nothing. Four of each in the pack."""
+BAVARIAN_MOST = 4
 
 TAROCK_VALUES = {"honours_kings": 5, "queens": 4, "cavaliers": 3, "jacks": 2}
 """Kings and the three honours 5, Queens 4, Cavaliers 3, Jacks 2, every other card 1."""
@@ -26,8 +27,8 @@ def bavarian_points(counts: dict[str, int]) -> int:
             errors[name] = [msg("not a counting card")]
     for name in BAVARIAN_VALUES:
         n = counts.get(name, 0)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 4:
-            errors[name] = [msg("must be 0..%(maximum)s", maximum=4)]
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= BAVARIAN_MOST:
+            errors[name] = [msg("must be 0..%(maximum)s", maximum=BAVARIAN_MOST)]
     if errors:
         raise RuleError(errors)
     return sum(BAVARIAN_VALUES[name] * counts.get(name, 0) for name in BAVARIAN_VALUES)
@@ -64,6 +65,17 @@ def tarock_points(counts: dict[str, int], cards: int) -> int:
     value += cards - counted  # every other card counts 1
     exact = value - Fraction(2, 3) * cards
     return math.floor(exact + Fraction(1, 2))
+
+
+def calculator(counting: str) -> dict[str, tuple[int, int]]:
+    """The hand form's card-count calculator for a game counting `counting` ("bavarian", or
+    in threes): per field, the value of one card and how many there are (the page gives
+    them to static/js/counter.js, which adds them up as the two functions above do, on
+    every key; the server's sum decides). `cards`, in threes: every card won, value 0."""
+    if counting == "bavarian":
+        return {name: (value, BAVARIAN_MOST) for name, value in BAVARIAN_VALUES.items()}
+    fields = {name: (value, TAROCK_MAX[name]) for name, value in TAROCK_VALUES.items()}
+    return fields | {"cards": (0, TAROCK_CARDS)}
 
 
 def declarer_points(defender_points: int, total: int) -> int:

@@ -69,7 +69,7 @@ def render_preview(form, state: LedgerState, number: int, dealer: str | None = N
 
 def still_open(form, game) -> list[str]:
     """What the hand being entered still lacks, as the form's `data-required` rows say it
-    (entry.js asks the same before it takes a hand): said quietly, not as an error."""
+    (static/js/entry.js asks the same before it takes a hand): said quietly, not as an error."""
     contract = form.contract.data
     missing = [
         str(form[name].label.text) for name in ("declarer", "contract") if not form[name].data

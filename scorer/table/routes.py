@@ -122,8 +122,9 @@ def conflict(exc: Conflict):
 
 @bp.get("/")
 def index():
-    """The start page. The tables used recently on this device are listed by haferl.js
-    from the device's own storage: no cookie carries a table's key."""
+    """The start page. The tables used recently on this device are listed by
+    static/js/recent-tables.js from the device's own storage: no cookie carries a table's
+    key."""
     return render_template("index.html", open_form=OpenTableForm())
 
 
@@ -337,7 +338,7 @@ def recorded_hand(
 
 @bp.post("/t/<key>/spiel")
 def record():
-    """A hand entered on the table page, as the number the page showed for it. haferl.js
+    """A hand entered on the table page, as the number the page showed for it. static/js/sending.js
     sends it with an Idempotency-Key and asks for JSON (the page keeps the hand in its queue
     until an answer comes); a page without JavaScript posts the form and gets a page."""
     form = table_hand_form(formdata=request.form)
@@ -378,7 +379,8 @@ def record():
 
 
 def wants_json() -> bool:
-    """Whether haferl.js sent the form (it asks for JSON; a browser's own post for HTML)."""
+    """Whether static/js/sending.js sent the form (it asks for JSON; a browser's own post for
+    HTML)."""
     return request.accept_mimetypes.best == "application/json"
 
 
@@ -394,7 +396,7 @@ def entered_number(form) -> int | str | None:
 
 def answer_conflict(form, hand: Hand, exc: HandExists):
     """Another device entered this hand's number first: nothing was stored. The player's
-    entry stays (in the form, or in haferl.js's queue) with the stored hand beside it."""
+    entry stays (in the form, or in static/js/queue.js's queue) with the stored hand beside it."""
     g.table = table_rows.get_session(g.table.key)  # as stored now, for the page and numbers
     same = not exc.voided and Hand.from_json(exc.hand["facts"]).to_json() == hand.to_json()
     conflict = {
@@ -418,7 +420,7 @@ def answer_conflict(form, hand: Hand, exc: HandExists):
 
 
 def render_table_form(form) -> str:
-    """The entry form's fields alone (haferl.js puts them back with their errors)."""
+    """The entry form's fields alone (static/js/entry.js puts them back with their errors)."""
     table = g.table
     game, system = game_and_system(table)
     return render_template(

@@ -302,7 +302,7 @@ and however fast hands come in."""
 @bp.get("/turnier/<key>/stand")
 def standings(key: str):
     """The live standings: public by the tournament's key, big type. They follow the
-    tables live (haferl's live.js asks with the ETag: `304` while nothing changed)."""
+    tables live (static/js/live.js asks with the ETag: `304` while nothing changed)."""
     tournament: Tournament | None = None
 
     def look() -> str:

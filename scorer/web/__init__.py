@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask, render_template
 from flask_babel import gettext as _
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from scorer.api.errors import handle_http_error_as_json, is_api_request
+from scorer.domain.cardpoints import calculator
 from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import pot_short, say, say_line
 from scorer.i18n.formats import euros, score_text, sign, signed_number
@@ -19,6 +22,7 @@ from scorer.services import table_ledger
 from scorer.store.busy import Busy, DiskFull, is_disk_full
 from scorer.web.forms import SUIT_NAMES
 from scorer.web.links import language_url
+from scorer.web.scripts import imported_modules
 
 
 def format_amount(cents: int, points: bool = False, signed: bool = False) -> str:
@@ -45,10 +49,13 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["say"] = say
     app.jinja_env.filters["say_line"] = say_line
     app.jinja_env.filters["table_name"] = lambda session: say(table_ledger.table_name(session))
+    scripts_folder = Path(app.static_folder or "static") / "js"
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,
         bids=BIDS,
         language_url=language_url,
+        card_calculator=calculator,
+        script_imports=lambda entry: imported_modules(str(scripts_folder), entry),
     )
 
     @app.context_processor

@@ -1,0 +1,48 @@
+/* Haferl: the preview before saving, what the hand would pay, from the server's own rules.
+ * It shows in the entry bar, where the confirmation of the hand just saved (with Undo)
+ * stays until the next hand is begun. */
+import { CLEARED_EVENT, KEEP, PREVIEW_ID, PREVIEW_URL, SAID } from "./hooks.js";
+import { applyContract, contract } from "./contract.js";
+
+export function start(form) {
+  const previewUrl = form.getAttribute(PREVIEW_URL);
+  const preview = document.getElementById(PREVIEW_ID);
+  let timer = null;
+  let asked = 0;
+  function show(html) {
+    // "why?" stays open when the preview is refreshed under the reader's eyes.
+    const open = preview.querySelector("details.why[open]");
+    preview.innerHTML = html;
+    const why = preview.querySelector("details.why");
+    if (open && why) why.open = true;
+    preview.removeAttribute(KEEP);
+  }
+  // Without the server there is no preview: said, so that a blank bar is not a riddle.
+  function offline() {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = preview.getAttribute(SAID.offline);
+    return p.outerHTML;
+  }
+  function changed() {
+    applyContract(form);
+    if (!previewUrl || !preview) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const mine = ++asked;  // only the latest answer
+      fetch(previewUrl, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+        .then((r) => (r.ok ? r.text() : r.status >= 500 ? null : ""))
+        .then((html) => { if (mine === asked) show(html === null ? offline() : html); })
+        .catch(() => { if (mine === asked) show(offline()); });
+    }, 150);
+  }
+  form.addEventListener("change", changed);
+  form.addEventListener("input", changed);
+  form.addEventListener(CLEARED_EVENT, () => { clearTimeout(timer); asked++; applyContract(form); });
+  return {
+    /** The preview of a hand the page came with, unless the bar keeps a saved hand. */
+    first() {
+      if (contract(form) && !(preview && preview.hasAttribute(KEEP))) changed();
+    },
+  };
+}
