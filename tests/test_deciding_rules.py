@@ -37,12 +37,11 @@ from scorer.domain import GAMES, Hand, score_hand
 from scorer.domain.facts import parse_hand
 from scorer.domain.ledger import LedgerState, final_balances
 from scorer.domain.season import season_table, share_out
+from scorer.domain.seating import draw, sitting_out
 from scorer.domain.settle import Transfer, settle, share_pot
 from scorer.domain.tournament import (
     TournamentHand,
-    draw,
     ranked,
-    sitting_out,
     standings,
     table_scores,
 )

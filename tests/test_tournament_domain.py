@@ -13,15 +13,11 @@ from hypothesis import strategies as st
 from scorer.domain.ledger import Ledger
 from scorer.domain.model import Hand
 from scorer.domain.scoring import Rules
+from scorer.domain.seating import bye_count, draw, sitting_out, swap, table_sizes
 from scorer.domain.tournament import (
     TournamentHand,
-    bye_count,
-    draw,
     hands_per_table,
-    sitting_out,
     standings,
-    swap,
-    table_sizes,
     tournament_rules,
 )
 

@@ -27,19 +27,16 @@ from scorer.domain.limits import (
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
+from scorer.domain.seating import draw, sitting_out, swap, table_sizes
 from scorer.domain.tournament import (
     DEFAULT_TIE_BREAKS,
     Standing,
     TableScore,
     TournamentHand,
     check_tie_breaks,
-    draw,
     hands_per_table,
     ranked,
-    sitting_out,
     standings,
-    swap,
-    table_sizes,
     tournament_rules,
 )
 from scorer.services import director, policies, table_ledger, tables
