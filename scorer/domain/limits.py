@@ -58,6 +58,15 @@ MAX_MEMBERS_TEXT = 2000
 MAX_TOURNAMENT_PLAYERS = 1500
 """Players of a tournament: the largest real events (the Tarock record, 424; Schafkopf and
 Skat championships, 464 to 476; a Skat cup caps its field at 1,400) fit."""
+MAX_CLUB_NAME = 60
+"""A player's club, as he writes it at registration."""
+MAX_ENTRY_FEE_CENTS = 100_000
+"""An entry fee up to 1,000 € (Bavarian club events keep it at 15 €)."""
+MAX_CHARITY_CENTS = 1_000_000
+"""One gift to the charity pot, up to 10,000 €."""
+DESK_CODE_DIGITS = 4
+"""The desk's code a player types on his phone to check himself in."""
+
 MAX_TOURNAMENT_ROUNDS = 20
 """Rounds of a tournament."""
 MAX_DEALS_PER_PLAYER = 20

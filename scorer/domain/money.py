@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Literal
 
@@ -28,3 +29,17 @@ def round_cents(amount: Fraction | int, rounding: Rounding = "none") -> int:
 
 class Cents(int):
     """An amount of money to be shown: the reader's locale writes it in euros."""
+
+
+EUROS = re.compile(r"(\d{1,7})(?:[.,](\d{1,2}))?")
+"""An amount as a person types it: whole euros, or euros and cents after a comma or point."""
+
+
+def cents_from_euros(text: str) -> int | None:
+    """'15', '15,5', '15.50' or '15 €' as integer cents (1500, 1550, 1550); None for
+    anything else (a third decimal, a sign, letters)."""
+    match = EUROS.fullmatch(text.replace("€", "").strip())
+    if match is None:
+        return None
+    euros, cents = match.group(1), (match.group(2) or "").ljust(2, "0")
+    return int(euros) * 100 + int(cents)

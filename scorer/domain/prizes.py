@@ -39,12 +39,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.domain.limits import MAX_TOURNAMENT_PLAYERS
+from scorer.domain.limits import MAX_ENTRY_FEE_CENTS, MAX_TOURNAMENT_PLAYERS
 from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
 from scorer.domain.names import clean_name
 
-MAX_ENTRY_FEE_CENTS = 100_000
 MAX_PRIZE_CENTS = MAX_TOURNAMENT_PLAYERS * MAX_ENTRY_FEE_CENTS
 """The largest fixed pool or fixed prize: every fee of the largest tournament."""
 MAX_PLACES = 100

@@ -34,6 +34,16 @@ def whole_number(text: str | None) -> int | None:
     return int(text)
 
 
+def whole_number_in(value: object, field: str, *, low: int, high: int) -> int:
+    """`value` as sent in a JSON body: a whole number `low..high` (never a bool, which
+    Python counts as a number), or a RuleError on `field`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RuleError.one(
+            field, msg("must be a whole number %(low)s..%(high)s", low=low, high=high)
+        )
+    return value
+
+
 def idempotency_key(value: str | None) -> str | None:
     """An `Idempotency-Key` header as sent (None when none was): 1..200 characters, no NUL."""
     if value is not None and (not 0 < len(value) <= MAX_IDEMPOTENCY_KEY or "\x00" in value):

@@ -12,12 +12,13 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorer.domain.limits import (
     MAX_ADJUSTMENT_REASON,
+    MAX_CLUB_NAME,
     MAX_EMAIL,
     MAX_GROUP_NAME,
     MAX_ID,
@@ -210,6 +211,21 @@ class Tournament(Model):
         JSON, default=lambda: list(DEFAULT_TIE_BREAKS), server_default='["wins", "last_round"]'
     )
     """How equal totals are decided, in order (`scorer.domain.tournament.TIE_BREAKS`)."""
+    check_in: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Players are drawn only once checked in at the door (a tournament made with its list
+    of players has them all present: no desk)."""
+    registration_open: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether players may sign themselves up on the public registration page."""
+    cap: Mapped[int | None] = mapped_column(default=None)
+    """At most this many registered players; later ones are on the waiting list."""
+    desk_code: Mapped[str | None] = mapped_column(String(8), default=None)
+    """The code at the door a player types on his phone to check himself in."""
+    missed_round_points: Mapped[int] = mapped_column(default=0, server_default="0")
+    """**[decision]** What a player checked in after round 1 scores for each round he
+    missed: 0 (nothing) unless the organiser sets points."""
+    entry_fee_cents: Mapped[int] = mapped_column(default=0, server_default="0")
+    prize_plan: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default="{}")
+    """The pool and the prizes by place (`scorer.domain.prizes.plan_to_json`)."""
 
     organiser: Mapped[Organiser] = relationship(back_populates="tournaments")
     players: Mapped[list[TournamentPlayer]] = relationship(
@@ -224,6 +240,9 @@ class Tournament(Model):
         back_populates="tournament",
         order_by="TournamentAdjustment.id",
         cascade="all, delete-orphan",
+    )
+    gifts: Mapped[list[CharityGift]] = relationship(
+        back_populates="tournament", order_by="CharityGift.id", cascade="all, delete-orphan"
     )
 
     @property
@@ -278,13 +297,39 @@ class TournamentPlayer(Model):
     name: Mapped[str] = mapped_column(String(MAX_PLAYER_NAME))
     joined_round: Mapped[int] = mapped_column(default=1)
     withdrawn_after: Mapped[int | None] = mapped_column(default=None)
+    club: Mapped[str | None] = mapped_column(String(MAX_CLUB_NAME), default=None)
+    checked_in: Mapped[bool] = mapped_column(default=True, server_default=true())
+    """At the door (or present from the start where the tournament has no desk)."""
+    waiting: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Registered beyond the tournament's cap: moves up when a place comes free."""
+    fee: Mapped[str] = mapped_column(String(8), default="unpaid", server_default="unpaid")
+    """The entry fee: "unpaid", "paid" (cash at the desk) or "waived"."""
+    fixed_table: Mapped[int | None] = mapped_column(default=None)
+    """A table this player keeps in every round (limited mobility)."""
 
     tournament: Mapped[Tournament] = relationship(back_populates="players")
 
     def plays_in(self, round_number: int) -> bool:
-        return self.joined_round <= round_number and (
-            self.withdrawn_after is None or round_number <= self.withdrawn_after
+        return (
+            self.checked_in
+            and not self.waiting
+            and self.joined_round <= round_number
+            and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
         )
+
+
+class CharityGift(Model):
+    """One entry of a tournament's charity pot: who gave how much (integer cents)."""
+
+    __tablename__ = "charity_gift"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    giver: Mapped[str] = mapped_column(String(MAX_PLAYER_NAME))
+    cents: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="gifts")
 
 
 class TournamentRound(Model):
@@ -298,6 +343,12 @@ class TournamentRound(Model):
     number: Mapped[int]
     seed: Mapped[int]
     byes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    seating: Mapped[str] = mapped_column(String(16), default="random", server_default="random")
+    """How the round was seated: "random" (avoiding repeat table-mates) or "standings"."""
+    keep_apart: Mapped[str | None] = mapped_column(String(16), default=None)
+    """"club": club-mates kept apart as far as the numbers allowed."""
+    clubs_together: Mapped[list[list[str]]] = mapped_column(JSON, default=list, server_default="[]")
+    """Pairs of club-mates the numbers did not allow to keep apart."""
     closed_at: Mapped[datetime | None] = mapped_column(default=None)
 
     tournament: Mapped[Tournament] = relationship(back_populates="round_list")
