@@ -495,7 +495,14 @@ def test_late_entry_and_withdrawal_between_rounds(app, client):
     players = f"{API}/tournaments/{tid}/players"
     response = client.post(players, json={"name": "  Zenzi  "}, headers=auth)
     assert response.status_code == 201
-    assert response.get_json() == {"name": "Zenzi", "joined_round": 2}
+    assert response.get_json() == {
+        "name": "Zenzi",
+        "joined_round": 2,
+        "club": None,
+        "checked_in": True,
+        "waiting": False,
+        "fee": "unpaid",
+    }
     assert client.post(players, json={"name": "berta"}, headers=auth).status_code == 422
     assert client.post(players, json={"name": ""}, headers=auth).status_code == 422
     assert client.post(players, json={"name": 7}, headers=auth).status_code == 422

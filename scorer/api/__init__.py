@@ -3,6 +3,7 @@
 from scorer.api import (  # noqa: F401 (registers the routes)
     archives,
     director,
+    door,
     errors,
     groups,
     openapi,

@@ -202,6 +202,10 @@ class Round(Answer):
     seed: int
     closed: bool
     byes: list[str]
+    seating: str
+    keep_apart: str | None
+    clubs_together: list[list[str]]
+    """Club-mates who share a table although `keep_apart` asked: the numbers did not allow."""
     tables: list[RoundTable]
 
 
@@ -209,6 +213,12 @@ class TournamentPlayer(Answer):
     name: str
     joined_round: int
     withdrawn_after: int | None
+    club: str | None
+    checked_in: bool
+    waiting: bool
+    fee: str
+    """"unpaid", "paid" or "waived"."""
+    fixed_table: int | None
 
 
 class Tournament(Answer):
@@ -227,6 +237,13 @@ class Tournament(Answer):
     tie_breaks: list[str]
     finished: bool
     finished_at: str | None
+    check_in: bool
+    registration_open: bool
+    cap: int | None
+    registration_url: str
+    missed_round_points: int
+    entry_fee_cents: int
+    prize_plan: dict[str, Any]
 
 
 class Standing(Answer):
@@ -257,6 +274,31 @@ class Adjustment(Answer):
 class NewPlayer(Answer):
     name: str
     joined_round: int
+    club: str | None
+    checked_in: bool
+    waiting: bool
+    fee: str
+
+
+class Prize(Answer):
+    place: int
+    player: str
+    cents: int
+    goods: list[str]
+
+
+class Cash(Answer):
+    """The treasurer's sum: `received_cents` = fees + charity = prizes + remainder + charity."""
+
+    received_cents: int
+    fees_cents: int
+    unpaid: list[str]
+    waived: list[str]
+    pool_cents: int
+    prizes: list[Prize]
+    remainder_cents: int
+    charity_cents: int
+    final: bool
 
 
 class LogLine(Answer):

@@ -13,7 +13,10 @@ from scorer.domain.limits import (
     MAX_ADJUSTMENT_POINTS,
     MAX_ADJUSTMENT_REASON,
     MAX_BONUSES,
+    MAX_CHARITY_CENTS,
+    MAX_CLUB_NAME,
     MAX_DEALS_PER_PLAYER,
+    MAX_ENTRY_FEE_CENTS,
     MAX_GROUP_MEMBERS,
     MAX_GROUP_NAME,
     MAX_ID,
@@ -25,6 +28,7 @@ from scorer.domain.limits import (
     MAX_TOURNAMENT_ROUNDS,
 )
 from scorer.domain.message import Msg, msg, one_of
+from scorer.domain.prizes import MAX_PRIZE_CENTS
 from scorer.domain.scoring import SUIT_NAMES
 from scorer.domain.tournament import TIE_BREAKS
 from scorer.services.tournaments import DEFAULT_DEALS, DEFAULT_ROUNDS
@@ -214,9 +218,9 @@ class NewTournament(ChosenRules):
     ] = DEFAULT_DEALS
     players: Annotated[
         list[Annotated[str, Name(MAX_PLAYER_NAME)]] | str,
-        Field(description=f"3..{MAX_TOURNAMENT_PLAYERS} names, or one per line"),
+        Field(description=f"none, or 3..{MAX_TOURNAMENT_PLAYERS} names, or one per line"),
         Refusal(NAMES),
-    ]
+    ] = []
     tie_breaks: Annotated[
         Annotated[
             list[str],
@@ -231,16 +235,92 @@ class NewTournament(ChosenRules):
         | None,
         Refusal(msg("must be a list of tie-breaks")),
     ] = None
+    check_in: Annotated[
+        bool | None,
+        Field(description="players check in at the door; by default when `players` is empty"),
+        TRUE_OR_FALSE,
+    ] = None
+    registration_open: Annotated[bool, TRUE_OR_FALSE] = False
+    cap: Annotated[
+        int | None,
+        Field(ge=3, le=MAX_TOURNAMENT_PLAYERS),
+        _whole_between(3, MAX_TOURNAMENT_PLAYERS),
+    ] = None
+    missed_round_points: Annotated[
+        int,
+        Field(ge=-MAX_ADJUSTMENT_POINTS, le=MAX_ADJUSTMENT_POINTS),
+        _whole_between(-MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_POINTS),
+    ] = 0
+    entry_fee_cents: Annotated[
+        int, Field(ge=0, le=MAX_ENTRY_FEE_CENTS), _whole_between(0, MAX_ENTRY_FEE_CENTS)
+    ] = 0
+    pool_percent: Annotated[int, Field(ge=0, le=100), _whole_between(0, 100)] = 100
+    pool_cents: Annotated[
+        int | None, Field(ge=0, le=MAX_PRIZE_CENTS), _whole_between(0, MAX_PRIZE_CENTS)
+    ] = None
+    prizes: Annotated[
+        Annotated[
+            Any,
+            WithJsonSchema(
+                {
+                    "description": 'by place: {"percent": [30, 25, 15, 10]}, {"cents": [...]},'
+                    ' {"goods": [...]} or a list of {"percent"|"cents"|"goods": ...}'
+                }
+            ),
+        ],
+        Refusal(msg("must be the prizes by place")),
+    ] = None
 
 
 class Player(Body):
-    """A late entry."""
+    """A player registered by the organiser (a late entry once rounds are drawn)."""
 
     name: Annotated[
         str,
         Name(MAX_PLAYER_NAME),
         Refusal(msg("must have 1..%(limit)s characters", limit=MAX_PLAYER_NAME)),
     ]
+    club: Annotated[str | None, Name(MAX_CLUB_NAME), TEXT] = None
+
+
+class CheckIn(Body):
+    """A player at the door: whether he paid the entry fee in cash (or it is waived)."""
+
+    paid: Annotated[bool, TRUE_OR_FALSE] = False
+    waived: Annotated[bool, TRUE_OR_FALSE] = False
+
+
+class Registration(Body):
+    """Whether players may sign themselves up on the public page, and the cap."""
+
+    open: Annotated[bool, TRUE_OR_FALSE]
+    cap: Annotated[
+        int | None,
+        Field(ge=3, le=MAX_TOURNAMENT_PLAYERS),
+        _whole_between(3, MAX_TOURNAMENT_PLAYERS),
+    ] = None
+
+
+class Gift(Body):
+    """A gift to the charity pot."""
+
+    giver: Annotated[str, Name(MAX_PLAYER_NAME), TEXT]
+    cents: Annotated[int, Field(ge=1, le=MAX_CHARITY_CENTS), _whole_between(1, MAX_CHARITY_CENTS)]
+
+
+class Draw(Body):
+    """How the next round is seated: drawn at random (avoiding repeat table-mates) or by
+    the standings; club-mates kept apart; players who keep a table of their own."""
+
+    seating: Annotated[
+        Literal["random", "standings"], Refusal(msg("must be 'random' or 'standings'"))
+    ] = "random"
+    keep_apart: Annotated[Literal["club"] | None, Refusal(msg("must be 'club' or null"))] = None
+    fixed: Annotated[
+        dict[str, int | None] | None,
+        Field(description="player: the table he keeps from now on (null: none)"),
+        Refusal(msg("must map players to table numbers")),
+    ] = None
 
 
 class Swap(Body):

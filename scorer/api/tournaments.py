@@ -70,7 +70,14 @@ def tournament_to_json(t: Tournament) -> dict[str, Any]:
         deals_per_player=t.deals_per_player,
         players=[
             answers.TournamentPlayer(
-                name=p.name, joined_round=p.joined_round, withdrawn_after=p.withdrawn_after
+                name=p.name,
+                joined_round=p.joined_round,
+                withdrawn_after=p.withdrawn_after,
+                club=p.club,
+                checked_in=p.checked_in,
+                waiting=p.waiting,
+                fee=p.fee,
+                fixed_table=p.fixed_table,
             )
             for p in t.players
         ],
@@ -79,6 +86,13 @@ def tournament_to_json(t: Tournament) -> dict[str, Any]:
         tie_breaks=list(t.tie_breaks),
         finished=t.finished,
         finished_at=t.finished_at.isoformat() + "Z" if t.finished_at else None,
+        check_in=t.check_in,
+        registration_open=t.registration_open,
+        cap=t.cap,
+        registration_url=url_for("tournaments.register", key=t.key, _external=True),
+        missed_round_points=t.missed_round_points,
+        entry_fee_cents=t.entry_fee_cents,
+        prize_plan=t.prize_plan,
     ).as_json()
 
 
@@ -92,6 +106,9 @@ def round_answer(r: TournamentRound) -> answers.Round:
         seed=r.seed,
         closed=r.closed,
         byes=r.byes,
+        seating=r.seating,
+        keep_apart=r.keep_apart,
+        clubs_together=[list(pair) for pair in r.clubs_together],
         tables=[
             answers.RoundTable(
                 number=t.number,
@@ -146,6 +163,7 @@ def create_tournament():
         day = date.fromisoformat(body.date) if body.date is not None else date.today()
     except ValueError:
         raise RuleError.one("date", msg("must be a date like 2026-12-24")) from None
+    players = ops.parse_player_list(body.players)
     tournament = ops.create_tournament(
         who,
         body.name,
@@ -154,11 +172,24 @@ def create_tournament():
         system=body.system,
         params=body.params,
         rounds=body.rounds,
-        players=ops.parse_player_list(body.players),
+        players=players,
         deals_per_player=body.deals_per_player,
         tie_breaks=body.tie_breaks
         if "tie_breaks" in body.model_fields_set
         else list(DEFAULT_TIE_BREAKS),
+        door=ops.Door(
+            check_in=body.check_in if body.check_in is not None else not players,
+            registration_open=body.registration_open,
+            cap=body.cap,
+            missed_round_points=body.missed_round_points,
+            entry_fee_cents=body.entry_fee_cents,
+            prize_plan=ops.prize_plan(
+                body.entry_fee_cents,
+                pool_percent=body.pool_percent,
+                pool_cents=body.pool_cents,
+                prizes=body.prizes,
+            ),
+        ),
     )
     return jsonify(tournament_to_json(tournament)), 201
 
@@ -182,44 +213,20 @@ def read_tournament(tournament_id: int):
     return jsonify(tournament_to_json(own(tournament_id)))
 
 
-@bp.post("/tournaments/<n:tournament_id>/players")
-@described(
-    "A late entry",
-    {201: ("The player", answers.NewPlayer)},
-    body=bodies.Player,
-    refusals=(*WRITES, *AS_ORGANISER, 409),
-    basic=True,
-)
-def add_player(tournament_id: int):
-    tournament = own(tournament_id)
-    body = read_body(bodies.Player)
-    player = ops.add_player(tournament, body.name)
-    answer = answers.NewPlayer(name=player.name, joined_round=player.joined_round)
-    return jsonify(answer.as_json()), 201
-
-
-@bp.delete("/tournaments/<n:tournament_id>/players/<name>")
-@described(
-    "A withdrawal after the current round",
-    {204: ("Withdrawn", None)},
-    refusals=AS_ORGANISER,
-    basic=True,
-)
-def withdraw_player(tournament_id: int, name: str):
-    ops.withdraw_player(own(tournament_id), name)
-    return "", 204
-
-
 @bp.post("/tournaments/<n:tournament_id>/rounds")
 @described(
-    "Draw the next round (send `{}` as application/json)",
+    "Draw the next round: at random or by the standings, club-mates apart, fixed tables",
     {201: ("The round", answers.Round)},
-    body=bodies.Nothing,
+    body=bodies.Draw,
     refusals=(*WRITES, *AS_ORGANISER, 409),
     basic=True,
 )
 def draw_round(tournament_id: int):
-    round_ = ops.draw_round(own(tournament_id))
+    tournament = own(tournament_id)
+    body = read_body(bodies.Draw)
+    round_ = ops.draw_round(
+        tournament, seating=body.seating, keep_apart=body.keep_apart, fixed=body.fixed
+    )
     return jsonify(round_to_json(round_)), 201
 
 

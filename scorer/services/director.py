@@ -44,6 +44,8 @@ from scorer.store.table_rows import lock_round
 
 TABLE = "table"
 """Who did it, in the log, when a tablet did: no name, the table."""
+SELF = "player"
+"""Who did it, in the log, when a player did on his own phone (registration, check-in)."""
 
 
 def log(tournament: Tournament, action: str, by: str | None = None, **data: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, cast
 
@@ -18,16 +19,19 @@ from sqlalchemy import func, select
 from scorer.domain import RuleError
 from scorer.domain.ledger import Ledger
 from scorer.domain.limits import (
+    DESK_CODE_DIGITS,
     MAX_DEALS_PER_PLAYER,
     MAX_PLAYER_NAME,
     MAX_TOURNAMENT_NAME,
     MAX_TOURNAMENT_PLAYERS,
     MAX_TOURNAMENT_ROUNDS,
+    MAX_TOURNAMENT_TABLES,
 )
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
-from scorer.domain.seating import draw, sitting_out, swap, table_sizes
+from scorer.domain.prizes import plan_from_json
+from scorer.domain.seating import seat, swap, table_sizes
 from scorer.domain.tournament import (
     DEFAULT_TIE_BREAKS,
     Standing,
@@ -72,8 +76,37 @@ class TournamentError(Exception):
     """A tournament operation that cannot be done now (a conflict, 409)."""
 
 
+@dataclass(frozen=True)
+class Door:
+    """What happens at the event's door: whether players check in (only they are drawn),
+    whether they may register themselves and up to how many, what a late player scores
+    for a missed round, the entry fee and the prizes (`scorer.domain.prizes`, as JSON)."""
+
+    check_in: bool = False
+    registration_open: bool = False
+    cap: int | None = None
+    missed_round_points: int = 0
+    entry_fee_cents: int = 0
+    prize_plan: Mapping[str, Any] = field(default_factory=dict)
+
+
+def prize_plan(
+    entry_fee_cents: int, *, pool_percent: int | None, pool_cents: int | None, prizes: Any
+) -> dict[str, Any]:
+    """The pool and the prizes as sent, checked (`scorer.domain.prizes.plan_from_json`),
+    to be kept with the tournament and read again by `scorer.services.cash`."""
+    plan_from_json(entry_fee_cents, pool_percent, prizes, pool_cents)
+    return {"pool_percent": pool_percent, "pool_cents": pool_cents, "prizes": prizes}
+
+
+def new_desk_code() -> str:
+    """A short code of digits for the door: typed on a phone beside the player's name."""
+    return "".join(secrets.choice("0123456789") for _ in range(DESK_CODE_DIGITS))
+
+
 def parse_player_list(text: str | list[str]) -> list[str]:
-    """Names pasted as a list: one per line (or comma-separated); blank lines ignored."""
+    """Names pasted as a list: one per line (or comma-separated); blank lines ignored.
+    None at all is a tournament whose players register and check in later."""
     if isinstance(text, str):
         lines = text.replace(",", "\n").splitlines()
     elif isinstance(text, list) and all(isinstance(x, str) for x in text):
@@ -82,7 +115,7 @@ def parse_player_list(text: str | list[str]) -> list[str]:
         raise RuleError.one("players", msg("must be a list of names"))
     names = [clean_name(line, "players", MAX_PLAYER_NAME) for line in lines if line.strip()]
     errors = []
-    if len(names) < 3:
+    if 0 < len(names) < 3:
         errors.append(msg("a tournament needs at least 3 players"))
     if len(names) > MAX_TOURNAMENT_PLAYERS:
         errors.append(msg("at most %(count)s players", count=MAX_TOURNAMENT_PLAYERS))
@@ -108,7 +141,11 @@ def create_tournament(
     players: list[str],
     deals_per_player: int = DEFAULT_DEALS,
     tie_breaks: Any = DEFAULT_TIE_BREAKS,
+    door: Door | None = None,
 ) -> Tournament:
+    """A new tournament. `door`: how players register, check in and pay (by default none
+    of that when `players` are given; check-in at the door when there are none yet)."""
+    door = door if door is not None else Door(check_in=not players)
     rules = tournament_rules(game, system, params)
     errors: dict[str, list[Msg]] = {}
     try:
@@ -148,6 +185,13 @@ def create_tournament(
         deals_per_player=deals_per_player,
         seed=secrets.randbits(31),
         tie_breaks=list(tie_breaks),
+        check_in=door.check_in,
+        registration_open=door.registration_open,
+        cap=door.cap,
+        desk_code=new_desk_code() if door.check_in else None,
+        missed_round_points=door.missed_round_points,
+        entry_fee_cents=door.entry_fee_cents,
+        prize_plan=dict(door.prize_plan),
     )
     tournament.players = [TournamentPlayer(name=n) for n in players]
     db.session.add(tournament)
@@ -210,54 +254,17 @@ def hands_for(tournament: Tournament, table_size: int) -> int:
 
 
 @unit_of_work
-def add_player(tournament: Tournament, name: str) -> TournamentPlayer:
-    """A late entry: plays from the next round that is drawn."""
-    policies.require_running(tournament)
-    name = clean_name(name, "name", MAX_PLAYER_NAME)
-    if same_name(name, POT):
-        raise RuleError.one("name", pot_name_taken())
-    taken = next((p.name for p in tournament.players if same_name(p.name, name)), None)
-    if taken is not None:
-        raise RuleError.one("name", alike_message(taken, name))
-    if next_round_number(tournament) > tournament.rounds:
-        raise TournamentError(msg("every round has been drawn"))
-    player = TournamentPlayer(name=name, joined_round=next_round_number(tournament))
-    tournament.players.append(player)
-    director.log(
-        tournament,
-        "enter",
-        player=name,
-        round=player.joined_round,
-    )
-    db.session.flush()
-    return player
-
-
-@unit_of_work
-def withdraw_player(tournament: Tournament, name: str) -> TournamentPlayer:
-    """A withdrawal: plays no round after the current one."""
-    policies.require_running(tournament)
-    player = next((p for p in tournament.players if p.name == name), None)
-    if player is None:
-        raise NotFound(msg("no player called %(name)s in this tournament", name=name))
-    current = current_round(tournament)
-    player.withdrawn_after = current.number if current else 0
-    if player.joined_round > player.withdrawn_after:
-        tournament.players.remove(player)
-    director.log(
-        tournament,
-        "withdraw",
-        player=name,
-        after_round=player.withdrawn_after,
-    )
-    db.session.flush()
-    return player
-
-
-@unit_of_work
-def draw_round(tournament: Tournament) -> TournamentRound:
+def draw_round(
+    tournament: Tournament,
+    *,
+    seating: str = "random",
+    keep_apart: str | None = None,
+    fixed: Mapping[str, int | None] | None = None,
+) -> TournamentRound:
     """Draw the next round's tables (reproducible from the stored seed) and open a table
-    session for each."""
+    session for each: at random avoiding repeat table-mates, or by the standings (the
+    leaders at table 1); club-mates apart (`keep_apart="club"`) as far as the numbers
+    allow; `fixed` players keep a table from now on (None: no longer)."""
     policies.require_running(tournament)
     number = next_round_number(tournament)
     if number > tournament.rounds:
@@ -265,7 +272,8 @@ def draw_round(tournament: Tournament) -> TournamentRound:
     current = current_round(tournament)
     if current is not None and not current.closed:
         raise TournamentError(msg("round %(number)s is not closed yet", number=current.number))
-    names = [p.name for p in tournament.players if p.plays_in(number)]
+    playing = [p for p in tournament.players if p.plays_in(number)]
+    names = [p.name for p in playing]
     try:
         table_sizes(len(names))
     except ValueError:
@@ -276,11 +284,33 @@ def draw_round(tournament: Tournament) -> TournamentRound:
                 count=len(names),
             )
         ) from None
+    _keep_tables(tournament, fixed or {})
     previous = [[t.session.players for t in r.tables] for r in tournament.round_list]
     seed = (tournament.seed + 7919 * number) % 2**31
-    seatings = draw(names, previous, seed)
+    ranking = None
+    if seating == "standings":
+        ranking = [s.player for s in tournament_standings(tournament) if s.player in names]
+    try:
+        seated = seat(
+            names,
+            previous,
+            seed,
+            mode=seating,
+            ranking=ranking,
+            clubs={p.name: p.club for p in playing if p.club} if keep_apart == "club" else None,
+            fixed={p.name: p.fixed_table for p in playing if p.fixed_table is not None},
+        )
+    except ValueError as exc:
+        raise RuleError.one("fixed", exc.args[0]) from None
+    seatings = seated.tables
     round_ = TournamentRound(
-        tournament_id=tournament.id, number=number, seed=seed, byes=sitting_out(names, seatings)
+        tournament_id=tournament.id,
+        number=number,
+        seed=seed,
+        byes=list(seated.byes),
+        seating=seating,
+        keep_apart=keep_apart,
+        clubs_together=[list(pair) for pair in seated.together],
     )
     tournament.round_list.append(round_)
     for index, players in enumerate(seatings, start=1):
@@ -302,9 +332,23 @@ def draw_round(tournament: Tournament) -> TournamentRound:
         round=number,
         tables=[list(players) for players in seatings],
         byes=list(round_.byes),
+        seating=seating,
+        keep_apart=keep_apart,
     )
     db.session.flush()
     return round_
+
+
+def _keep_tables(tournament: Tournament, fixed: Mapping[str, int | None]) -> None:
+    """Players who keep a table from this draw on (a number), or no longer (None)."""
+    for name, table in fixed.items():
+        player = next((p for p in tournament.players if p.name == name), None)
+        if player is None:
+            raise NotFound(msg("no player called %(name)s in this tournament", name=name))
+        if table is not None and not 1 <= table <= MAX_TOURNAMENT_TABLES:
+            raise RuleError.one("fixed", whole_number_between(1, MAX_TOURNAMENT_TABLES))
+        player.fixed_table = table
+        director.log(tournament, "fixed_table", player=name, table=table)
 
 
 def started(round_: TournamentRound) -> bool:
@@ -474,13 +518,30 @@ def table_scores(tournament: Tournament) -> list[TableScore]:
     ]
 
 
+def field_names(tournament: Tournament) -> list[str]:
+    """Who is in the standings: every player present (checked in, or the tournament has no
+    desk), none from the waiting list; a no-show is not."""
+    return [p.name for p in tournament.players if p.checked_in and not p.waiting]
+
+
+def adjustments(tournament: Tournament) -> dict[str, int]:
+    """The director's adjustments that count and, where the tournament sets points for a
+    missed round, those of the players checked in late (one per round drawn before)."""
+    points = director.counted_adjustments(tournament)
+    if tournament.missed_round_points:
+        for player in tournament.players:
+            if player.checked_in and not player.waiting and player.joined_round > 1:
+                missed = tournament.missed_round_points * (player.joined_round - 1)
+                points[player.name] = points.get(player.name, 0) + missed
+    return points
+
+
 def tournament_standings(tournament: Tournament) -> list[Standing]:
-    names = [p.name for p in tournament.players]
     return ranked(
-        names,
+        field_names(tournament),
         table_scores(tournament),
         tournament.rounds,
-        director.counted_adjustments(tournament),
+        adjustments(tournament),
         tournament.tie_breaks,
         tournament.seed,
     )
@@ -489,12 +550,11 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
 def fresh_standings(tournament: Tournament) -> list[Standing]:
     """The standings folded afresh from every live hand: what `tournament_standings` must
     always equal (for checks and tests; pages read the tables' kept scores)."""
-    names = [p.name for p in tournament.players]
     return standings(
-        names,
+        field_names(tournament),
         tournament_hands(tournament),
         tournament.rounds,
-        director.counted_adjustments(tournament),
+        adjustments(tournament),
         tournament.tie_breaks,
         tournament.seed,
     )

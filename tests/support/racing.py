@@ -21,6 +21,7 @@ from scorer import create_app
 from scorer.services.table_ledger import fold_session, ledger_for
 from scorer.store.database import db
 from scorer.store.models import (
+    CharityGift,
     HandRecord,
     Organiser,
     Tournament,
@@ -137,6 +138,7 @@ def clear_organisers(checker) -> None:
     """Every organiser and tournament removed: the next sign-up is the first again."""
     with checker.app_context():
         for model in (
+            CharityGift,
             TournamentLog,
             TournamentAdjustment,
             TournamentTable,
