@@ -55,7 +55,26 @@ def pages_of_an_evening(page) -> dict[str, str]:
         auth,
     )
     post(f"{API}/tournaments/{tournament['id']}/rounds", {}, auth)
+    event = post(
+        f"{API}/tournaments",
+        {
+            "name": "Cup",
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "players": [],
+            "entry_fee_cents": 1500,
+            "registration_open": True,
+            "cap": 4,
+        },
+        auth,
+    )
+    for name, club in (("Anna", "TC Au"), ("Bert", None), ("Cilli", "TC Au")):
+        post(f"{API}/tournaments/{event['id']}/players", {"name": name, "club": club}, auth)
+    post(f"{API}/tournaments/{event['id']}/players/Anna/check-in", {"paid": True}, auth)
     return {
+        "door": f"/turniere/{event['id']}/einlass",
+        "registration": f"/turnier/{event['key']}/anmelden",
+        "phone check-in": f"/turnier/{event['key']}/da",
         "start": "/",
         "new table": "/neu",
         "table": f"/t/{empty}",

@@ -14,7 +14,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from scorer.i18n import words
 from scorer.i18n.catalogue import say
-from scorer.i18n.formats import score_text
+from scorer.i18n.formats import euros, score_text
 from scorer.reports.paper import Clock
 from scorer.services.table_ledger import table_name
 from scorer.store.models import TableSession
@@ -59,6 +59,6 @@ def _environment(templates: Path) -> Environment:
         lambda singular, plural, n: words.current().translations.ngettext(singular, plural, n),
         newstyle=True,
     )
-    environment.filters.update(say=say, table_name=_said_table_name, score=score_text)
+    environment.filters.update(say=say, table_name=_said_table_name, score=score_text, euro=euros)
     environment.globals["language"] = lambda: words.current().language
     return environment

@@ -23,7 +23,7 @@ from scorer.reports.paper import (
     rules_lines,
 )
 from scorer.reports.printing import printed, version_of
-from scorer.services import director
+from scorer.services import cash, director
 from scorer.services.tournaments import (
     live_version,
     round_seats,
@@ -256,6 +256,31 @@ def standings_pdf(tournament: Tournament, lang: str, desk: Desk) -> bytes:
         f"turnier-{tournament.key}-tabelle",
         version,
         "exports/tournament_standings.html",
+        lang,
+        context,
+    )
+
+
+def cash_pdf(tournament: Tournament, lang: str, desk: Desk) -> bytes:
+    """The treasurer's sheet: the fees received by whom, the gifts to the charity pot,
+    the prizes paid to whom (a line to sign for each), the remainder, the signatures; the
+    sums add up to what was received (`scorer.services.cash`)."""
+    version = version_of(
+        tournament.name,
+        tournament.day,
+        tournament.entry_fee_cents,
+        repr(tournament.prize_plan),
+        *live_version(tournament),
+    )
+
+    def context() -> dict[str, Any]:
+        return {"tournament": tournament, "till": cash.till(tournament)}
+
+    return _render(
+        desk,
+        f"turnier-{tournament.key}-kasse",
+        version,
+        "exports/tournament_cash.html",
         lang,
         context,
     )

@@ -18,6 +18,7 @@ from wtforms.validators import InputRequired, Length, NumberRange
 from scorer.domain import GAMES
 from scorer.domain.limits import (
     MAX_ADJUSTMENT_REASON,
+    MAX_CLUB_NAME,
     MAX_DEALS_PER_PLAYER,
     MAX_PLAYER_NAME,
     MAX_TOURNAMENT_NAME,
@@ -59,9 +60,15 @@ class TournamentForm(FlaskForm):
         render_kw={"inputmode": "numeric"},
     )
     players = TextAreaField(
-        _l("Players (one per line)"),
-        [InputRequired(_l("Players are missing"))],
+        _l("Players (one per line; none: they register and check in at the door)"),
         render_kw={"rows": 12},
+    )
+    entry_fee = StringField(
+        _l("Entry fee in € (0: none)"), default="0", render_kw={"inputmode": "decimal"}
+    )
+    prizes = StringField(
+        _l("Prizes in % of the fees, by place (e.g. 30 25 15 10)"),
+        render_kw={"inputmode": "numeric"},
     )
     tie_break_1 = SelectField(_l("On equal points, first"), default=DEFAULT_TIE_BREAKS[0])
     tie_break_2 = SelectField(_l("then"), default=DEFAULT_TIE_BREAKS[1])
@@ -77,6 +84,29 @@ class TournamentForm(FlaskForm):
 class PlayerForm(FlaskForm):
     name = StringField(
         _l("Late entry"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
+    )
+    club = StringField(_l("Club (optional)"), [Length(max=MAX_CLUB_NAME)])
+
+
+class RegisterForm(FlaskForm):
+    """A player signs himself up on the public page."""
+
+    name = StringField(
+        _l("Your name"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
+    )
+    club = StringField(_l("Club (optional)"), [Length(max=MAX_CLUB_NAME)])
+
+
+class PhoneCheckInForm(FlaskForm):
+    """A player checks himself in with the code shown at the door."""
+
+    name = StringField(
+        _l("Your name"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
+    )
+    code = StringField(
+        _l("The desk's code"),
+        [InputRequired(_l("The code is missing")), Length(max=8)],
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
 
 

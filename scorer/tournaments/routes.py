@@ -12,12 +12,14 @@ from flask_login import current_user, login_required
 
 from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain.message import msg
+from scorer.domain.money import cents_from_euros
 from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
 from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
-from scorer.services import archives, director
+from scorer.services import archives, director, registration
 from scorer.services import tournaments as ops
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
@@ -93,7 +95,8 @@ def new():
         form.form_errors.append(refused)
     elif request.method == "POST" and form.validate():
         try:
-            players = ops.parse_player_list(form.players.data)
+            players = ops.parse_player_list(form.players.data or "")
+            door = door_from_form(form, players)
             params = params_from_form(form, game, system, skip=HIDDEN_PARAMS)
             tournament = ops.create_tournament(
                 current_user,
@@ -106,10 +109,18 @@ def new():
                 players=players,
                 deals_per_player=form.deals.data,
                 tie_breaks=form.chosen_tie_breaks(),
+                door=door,
             )
         except RuleError as exc:
             attach_errors(
-                form, exc, prefix_map={"deals_per_player": "deals", "tie_breaks": "tie_break_1"}
+                form,
+                exc,
+                prefix_map={
+                    "deals_per_player": "deals",
+                    "tie_breaks": "tie_break_1",
+                    "entry_fee_cents": "entry_fee",
+                    "pool_percent": "prizes",
+                },
             )
         except ValueError as exc:
             form.form_errors.append(say_error(exc))
@@ -119,6 +130,23 @@ def new():
     return render_template(
         "tournaments/new.html", choose=choose, form=form, game=game, system=system
     ), status
+
+
+def door_from_form(form, players: list[str]) -> ops.Door:
+    """The entry fee (typed in euros) and the prizes (percentages by place) of the
+    new-tournament form; with no players listed, they check in at the door."""
+    fee = cents_from_euros(form.entry_fee.data or "0")
+    if fee is None:
+        raise RuleError.one("entry_fee", msg("must be an amount in euros like 15 or 7,50"))
+    words = (form.prizes.data or "").replace(",", " ").replace("%", " ").split()
+    if not all(word.isascii() and word.isdigit() and len(word) <= 3 for word in words):
+        raise RuleError.one("prizes", msg("must be whole percentages, e.g. 30 25 15 10"))
+    percents = {"percent": [int(word) for word in words]} if words else None
+    return ops.Door(
+        check_in=not players,
+        entry_fee_cents=fee,
+        prize_plan=ops.prize_plan(fee, pool_percent=100, pool_cents=None, prizes=percents),
+    )
 
 
 @bp.get("/turniere/<n:tournament_id>")
@@ -201,7 +229,7 @@ def add_player(tournament_id: int):
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            player = ops.add_player(tournament, form.name.data)
+            player = registration.register(tournament, form.name.data)
         except RuleError as exc:
             flash(say_all(exc.fields), "error")
         else:
@@ -224,7 +252,7 @@ def withdraw(tournament_id: int, player_id: int):
     if player is None:
         abort(404, _("There is no such player in this tournament."))
     name = player.name
-    ops.withdraw_player(tournament, name)
+    registration.withdraw(tournament, name)
     flash(_("%(name)s plays no further round.", name=name), "info")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
@@ -233,7 +261,18 @@ def withdraw(tournament_id: int, player_id: int):
 @login_required
 def draw(tournament_id: int):
     tournament = own(tournament_id)
-    round_ = ops.draw_round(tournament)
+    seating = request.form.get("seating", "random")
+    if seating not in ("random", "standings"):
+        abort(400, _("This button is not known here: reload the page."))
+    try:
+        round_ = ops.draw_round(
+            tournament,
+            seating=seating,
+            keep_apart="club" if request.form.get("keep_apart") == "club" else None,
+        )
+    except RuleError as exc:
+        flash(say_all(exc.fields), "error")
+        return redirect(url_for("tournaments.show", tournament_id=tournament.id))
     flash(
         ngettext(
             "Round %(number)s is drawn: %(num)d table.",
@@ -243,6 +282,15 @@ def draw(tournament_id: int):
         ),
         "info",
     )
+    if round_.clubs_together:
+        pairs = ", ".join(f"{a} – {b}" for a, b in round_.clubs_together)
+        flash(
+            _(
+                "Club-mates still at one table (the numbers allow no better): %(pairs)s",
+                pairs=pairs,
+            ),
+            "error",
+        )
     return redirect(url_for("tournaments.show", tournament_id=tournament.id))
 
 

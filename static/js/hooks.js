@@ -8,6 +8,8 @@
  * data-theme-switch               base.html                            theme-switch.js
  * body.table-page                 table.html (body_class)              keep-awake.js
  * data-deals-hint                 tournaments/new.html                 deals-hint.js
+ * data-door-search, data-door-name,
+ *   data-door-none                tournaments/door.html                door-search.js
  * form.new-table                  new_table.html                       new-table.js
  * select.autosubmit, #game,       new_table.html (macros.html),        new-table.js
  *   #system                         tournaments/new.html, stammtisch/rules.html
@@ -62,6 +64,11 @@ export const TABLE_PAGE_CLASS = "table-page";
 
 // New tournament, new table.
 export const DEALS_HINT = "data-deals-hint";
+
+// The desk at the door (tournaments/door.html).
+export const DOOR_SEARCH = "data-door-search";
+export const DOOR_NAME = "data-door-name";
+export const DOOR_NONE = "data-door-none";
 export const NEW_TABLE_FORM = "form.new-table";
 export const AUTOSUBMIT = "select.autosubmit";
 export const GAME_ID = "game";

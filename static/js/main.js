@@ -4,6 +4,7 @@
  * (entry.js), as the live page's (live.js) do. static/theme.js stays a classic script,
  * loaded blocking in <head> so that the theme never flashes. */
 import * as dealsHint from "./deals-hint.js";
+import * as doorSearch from "./door-search.js";
 import * as entry from "./entry.js";
 import * as handForm from "./hand-form.js";
 import * as keepAwake from "./keep-awake.js";
@@ -15,6 +16,7 @@ import * as themeSwitch from "./theme-switch.js";
 themeSwitch.start();
 keepAwake.start();
 dealsHint.start();
+doorSearch.start();
 newTable.start();
 recentTables.start();
 handForm.start();
