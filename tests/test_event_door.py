@@ -11,7 +11,8 @@ import pytest
 from scorer.services import tournaments as ops
 from scorer.store.database import db
 from scorer.store.models import Tournament
-from tests.support.tournaments import API, created, draw, organiser, play_round
+from tests.conftest import DefaultFields
+from tests.support.tournaments import API, created, draw, log_in, organiser, play_round
 
 
 @pytest.fixture
@@ -188,3 +189,69 @@ def test_a_tournament_made_with_its_players_has_them_all_present_as_before(clien
     assert all(p["checked_in"] for p in t["players"])
     late = register(client, auth, t["id"], "E").get_json()
     assert late["checked_in"] is True
+
+
+# --- the pages ---------------------------------------------------------------------------
+
+
+def new_event_by_form(client, fee: str, prizes: str):
+    page = client.get("/turniere/neu?game=haferltarock&system=parlett-units")
+    parser = DefaultFields()
+    parser.feed(page.get_data(as_text=True))
+    data = {
+        **parser.values,
+        "game": "haferltarock",
+        "system": "parlett-units",
+        "name": "Cup",
+        "day": "2026-12-12",
+        "rounds": "2",
+        "deals": "1",
+        "players": "",
+        "entry_fee": fee,
+        "prizes": prizes,
+    }
+    return client.post("/turniere/neu", data=data)
+
+
+def test_the_new_tournament_form_takes_no_players_a_fee_in_euros_and_prizes(app, client, auth):
+    app.config["WTF_CSRF_ENABLED"] = False
+    log_in(client)
+    for fee, prizes in (("15,5", "60 60"), ("1,234", "30"), ("zehn", ""), ("10", "viel")):
+        refused = new_event_by_form(client, fee, prizes)
+        assert refused.status_code == 422, (fee, prizes)
+    assert client.get(f"{API}/tournaments", headers=auth).get_json() == []
+    made = new_event_by_form(client, "7,50 €", "50 30 20")
+    assert made.status_code == 302
+    t = client.get(f"{API}/tournaments", headers=auth).get_json()[0]
+    assert t["check_in"] and t["entry_fee_cents"] == 750 and t["players"] == []
+    assert t["prize_plan"]["prizes"] == {"percent": [50, 30, 20]}
+
+
+def test_the_desks_taps_check_in_tick_the_fee_and_undo(app, client, auth):
+    app.config["WTF_CSRF_ENABLED"] = False
+    t = created(client, auth, [], entry_fee_cents=1000)
+    for name in ["Anna", "Bert"]:
+        register(client, auth, t["id"], name)
+    log_in(client)
+    page = client.get(f"/turniere/{t['id']}/einlass").get_data(as_text=True)
+    assert "0 von 2 da" in page and "Da, 10,00 € bezahlt" in page
+    with app.app_context():
+        ids = {p.name: p.id for p in db.session.get(Tournament, t["id"]).players}
+    tap = f"/turniere/{t['id']}/einlass"
+    assert client.post(f"{tap}/{ids['Anna']}", data={"action": "unpaid"}).status_code == 302
+    assert client.post(f"{tap}/{ids['Anna']}", data={"action": "waived"}).status_code == 302
+    assert client.post(f"{tap}/{ids['Bert']}", data={"action": "paid"}).status_code == 302
+    assert client.post(f"{tap}/{ids['Bert']}", data={"action": "steal"}).status_code == 400
+    assert client.post(f"{tap}/99999", data={"action": "paid"}).status_code == 404
+    players = {p["name"]: p for p in tournament_json(client, auth, t["id"])["players"]}
+    assert players["Anna"]["fee"] == "waived" and players["Bert"]["fee"] == "paid"
+    page = client.get(tap).get_data(as_text=True)
+    assert "2 von 2 da" in page and "1 bezahlt" in page
+    assert client.post(f"{tap}/{ids['Bert']}", data={"action": "undo"}).status_code == 302
+    assert not tournament_json(client, auth, t["id"])["players"][1]["checked_in"]
+    desk = client.post(f"{tap}/neu", data={"name": "Cilli", "club": "TC Au"})
+    assert desk.status_code == 302
+    cilli = tournament_json(client, auth, t["id"])["players"][2]
+    assert (cilli["name"], cilli["club"], cilli["checked_in"]) == ("Cilli", "TC Au", True)
+    assert client.post(f"{tap}/neu", data={"name": "cilli"}).status_code == 302
+    assert len(tournament_json(client, auth, t["id"])["players"]) == 3  # a look-alike: refused
