@@ -54,7 +54,12 @@ def test_an_event_from_the_empty_tournament_to_the_cash(app, client):
     tid = t["id"]
     names = [f"Spieler {i:02d}" for i in range(1, 31)]
     for index, name in enumerate(names):
-        call("POST", f"/tournaments/{tid}/players", {"name": name, "club": CLUBS[index % len(CLUBS)]}, 201)
+        call(
+            "POST",
+            f"/tournaments/{tid}/players",
+            {"name": name, "club": CLUBS[index % len(CLUBS)]},
+            201,
+        )
     present = names[:27]
     for name in present:
         call(
