@@ -8,6 +8,7 @@ from scorer.api import (  # noqa: F401 (registers the routes)
     groups,
     openapi,
     routes,
+    series,
     sessions,
     tournaments,
 )

@@ -244,16 +244,19 @@ class Tournament(Answer):
     missed_round_points: int
     entry_fee_cents: int
     prize_plan: dict[str, Any]
+    series: int | None
+    final: bool
 
 
 class Standing(Answer):
     """A player's line of the standings, in points; `total` has the director's
-    `adjustment` in it."""
+    `adjustment` in it, and in a cup's final the points `carried` in from the series."""
 
     place: int
     player: str
     total: int
     adjustment: int
+    carried: int
     wins_as_declarer: int
     losses_as_declarer: int
     per_round: list[int]
@@ -310,3 +313,25 @@ class LogLine(Answer):
     at: str | None
     by: str
     action: str
+
+
+class NewSeries(Answer):
+    id: int
+    key: str
+    standings_url: str
+
+
+class CupResult(Answer):
+    tournament: str
+    place: int
+    cup_points: int
+    counted: bool
+
+
+class SeriesRow(Answer):
+    """A player's line of a series table: his counted cup points and every result."""
+
+    place: int
+    player: str
+    points: int
+    results: list[CupResult]

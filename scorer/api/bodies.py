@@ -258,6 +258,12 @@ class NewTournament(ChosenRules):
     pool_cents: Annotated[
         int | None, Field(ge=0, le=MAX_PRIZE_CENTS), _whole_between(0, MAX_PRIZE_CENTS)
     ] = None
+    series: Annotated[
+        int | None,
+        Field(description="the id of the series (cup) it is part of"),
+        Refusal(msg("must be the id of one of your series")),
+    ] = None
+    final: Annotated[bool, TRUE_OR_FALSE] = False
     prizes: Annotated[
         Annotated[
             Any,
@@ -405,3 +411,26 @@ class NewEvening(Body):
     first_dealer: Annotated[str | None, TEXT] = None
     name: Annotated[Annotated[str, Name(MAX_TABLE_NAME)] | None, TEXT] = None
     params: Annotated[AnyObject | None, Refusal(msg("must be an object"))] = None
+
+
+class NewSeries(Body):
+    """A cup over a season: cup points by place (or the field rule), the best N results
+    that count, what ties in its table, the points its final starts with by series place."""
+
+    name: Annotated[str, Name(MAX_GROUP_NAME), TEXT]
+    cup_points: Annotated[
+        Annotated[
+            Any,
+            WithJsonSchema({"description": 'by place, [100, 90, 82, …], or {"rule": "field"}'}),
+        ],
+        Refusal(msg("must be cup points by place")),
+    ]
+    best_of: Annotated[int | None, Field(ge=1, le=100), _whole_between(1, 100)] = None
+    final_carry: Annotated[
+        Annotated[Any, WithJsonSchema({"type": ["array", "null"], "items": {"type": "integer"}})],
+        Refusal(msg("must be points by series place")),
+    ] = None
+    tie_breaks: Annotated[
+        Annotated[Any, WithJsonSchema({"type": ["array", "null"], "items": {"type": "string"}})],
+        Refusal(msg("must be a list of tie-breaks")),
+    ] = None

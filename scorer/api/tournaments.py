@@ -19,6 +19,7 @@ from scorer.domain.tournament import DEFAULT_TIE_BREAKS
 from scorer.extensions import limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
+from scorer.services import draws, series
 from scorer.services import tournaments as ops
 from scorer.store.errors import NotFound
 from scorer.store.models import Organiser, Tournament, TournamentRound
@@ -93,6 +94,8 @@ def tournament_to_json(t: Tournament) -> dict[str, Any]:
         missed_round_points=t.missed_round_points,
         entry_fee_cents=t.entry_fee_cents,
         prize_plan=t.prize_plan,
+        series=t.series_id,
+        final=t.final,
     ).as_json()
 
 
@@ -133,6 +136,7 @@ def standings_to_json(t: Tournament) -> list[dict[str, Any]]:
             player=s.player,
             total=s.total,
             adjustment=s.adjustment,
+            carried=s.carried,
             wins_as_declarer=s.wins_as_declarer,
             losses_as_declarer=s.losses_as_declarer,
             per_round=s.per_round,
@@ -164,6 +168,8 @@ def create_tournament():
     except ValueError:
         raise RuleError.one("date", msg("must be a date like 2026-12-24")) from None
     players = ops.parse_player_list(body.players)
+    cup = series.own_series(who, body.series) if body.series is not None else None
+    series.check_final(cup, body.final)
     tournament = ops.create_tournament(
         who,
         body.name,
@@ -177,6 +183,8 @@ def create_tournament():
         tie_breaks=body.tie_breaks
         if "tie_breaks" in body.model_fields_set
         else list(DEFAULT_TIE_BREAKS),
+        series=cup,
+        final=body.final,
         door=ops.Door(
             check_in=body.check_in if body.check_in is not None else not players,
             registration_open=body.registration_open,
@@ -224,7 +232,7 @@ def read_tournament(tournament_id: int):
 def draw_round(tournament_id: int):
     tournament = own(tournament_id)
     body = read_body(bodies.Draw)
-    round_ = ops.draw_round(
+    round_ = draws.draw_round(
         tournament, seating=body.seating, keep_apart=body.keep_apart, fixed=body.fixed
     )
     return jsonify(round_to_json(round_)), 201

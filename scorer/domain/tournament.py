@@ -111,7 +111,8 @@ def check_tie_breaks(value: object) -> tuple[str, ...]:
 class Standing:
     """One line of the standings. `per_round` has one total per round (0 where the player
     had no hand); `last_round` is the score in the latest round played; `adjustment` the
-    director's points (in `total`)."""
+    director's points and `carried` the points a cup's final starts with (both in
+    `total`)."""
 
     place: int
     player: str
@@ -121,6 +122,7 @@ class Standing:
     last_round: int
     adjustment: int = 0
     losses_as_declarer: int = 0
+    carried: int = 0
 
 
 @dataclass(frozen=True)
@@ -166,10 +168,14 @@ def standings(
     adjustments: Mapping[str, int] | None = None,
     tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
     seed: int = 0,
+    *,
+    carried: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """Rank `players` on the `hands` of a tournament of `rounds` rounds (numbered from 1):
     `ranked` on the hands added up per table."""
-    return ranked(players, table_scores(hands), rounds, adjustments, tie_breaks, seed)
+    return ranked(
+        players, table_scores(hands), rounds, adjustments, tie_breaks, seed, carried=carried
+    )
 
 
 def ranked(
@@ -179,9 +185,12 @@ def ranked(
     adjustments: Mapping[str, int] | None = None,
     tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
     seed: int = 0,
+    *,
+    carried: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """Rank `players` on the `tables` of a tournament of `rounds` rounds (numbered from 1),
-    with the director's `adjustments` (points per player) in the totals.
+    with the director's `adjustments` and the points `carried` into a cup's final (points
+    per player) in the totals.
 
     Highest total first; equal totals are decided by `tie_breaks` in order (`TIE_BREAKS`;
     `draw` by the order drawn from `seed`); players still equal share the place (1, 2, 2,
@@ -222,8 +231,10 @@ def ranked(
     def last(name: str) -> int:
         return per_round[name][last_played - 1] if last_played else 0
 
+    brought = {name: (carried or {}).get(name, 0) for name in players}
+
     def total(name: str) -> int:
-        return sum(per_round[name]) + adjusted[name]
+        return sum(per_round[name]) + adjusted[name] + brought[name]
 
     deciders: dict[str, Callable[[str], int]] = {
         "wins": lambda name: -wins[name],
@@ -251,6 +262,7 @@ def ranked(
                 last_round=last(name),
                 adjustment=adjusted[name],
                 losses_as_declarer=losses[name],
+                carried=brought[name],
             )
         )
     return result

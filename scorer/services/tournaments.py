@@ -51,6 +51,7 @@ from scorer.store.locks import lock_one
 from scorer.store.models import (
     HandRecord,
     Organiser,
+    Series,
     TableSession,
     Tournament,
     TournamentLog,
@@ -142,9 +143,13 @@ def create_tournament(
     deals_per_player: int = DEFAULT_DEALS,
     tie_breaks: Any = DEFAULT_TIE_BREAKS,
     door: Door | None = None,
+    series: Series | None = None,
+    final: bool = False,
 ) -> Tournament:
     """A new tournament. `door`: how players register, check in and pay (by default none
-    of that when `players` are given; check-in at the door when there are none yet)."""
+    of that when `players` are given; check-in at the door when there are none yet).
+    `series`: the cup it is part of (checked by `scorer.services.series`), `final`
+    whether it is the series' final."""
     door = door if door is not None else Door(check_in=not players)
     rules = tournament_rules(game, system, params)
     errors: dict[str, list[Msg]] = {}
@@ -192,6 +197,8 @@ def create_tournament(
         missed_round_points=door.missed_round_points,
         entry_fee_cents=door.entry_fee_cents,
         prize_plan=dict(door.prize_plan),
+        series_id=series.id if series is not None else None,
+        final=final,
     )
     tournament.players = [TournamentPlayer(name=n) for n in players]
     db.session.add(tournament)
@@ -298,7 +305,7 @@ def draw_round(
             mode=seating,
             ranking=ranking,
             clubs={p.name: p.club for p in playing if p.club} if keep_apart == "club" else None,
-            fixed={p.name: p.fixed_table for p in playing if p.fixed_table is not None},
+            fixed=_tables_kept(playing, len(table_sizes(len(names))), fixed or {}),
         )
     except ValueError as exc:
         raise RuleError.one("fixed", exc.args[0]) from None
@@ -340,15 +347,31 @@ def draw_round(
 
 
 def _keep_tables(tournament: Tournament, fixed: Mapping[str, int | None]) -> None:
-    """Players who keep a table from this draw on (a number), or no longer (None)."""
+    """Players who keep a table from this draw on (a number), or no longer (None); a
+    look-alike spelling names the player too."""
     for name, table in fixed.items():
-        player = next((p for p in tournament.players if p.name == name), None)
+        player = next((p for p in tournament.players if same_name(p.name, name)), None)
         if player is None:
             raise NotFound(msg("no player called %(name)s in this tournament", name=name))
         if table is not None and not 1 <= table <= MAX_TOURNAMENT_TABLES:
             raise RuleError.one("fixed", whole_number_between(1, MAX_TOURNAMENT_TABLES))
-        player.fixed_table = table
-        director.log(tournament, "fixed_table", player=name, table=table)
+        if player.fixed_table != table:
+            player.fixed_table = table
+            director.log(tournament, "fixed_table", player=player.name, table=table)
+
+
+def _tables_kept(
+    playing: list[TournamentPlayer], tables: int, asked: Mapping[str, int | None]
+) -> dict[str, int]:
+    """The fixed tables for this draw: each asked now, and each kept from before that
+    this round still has (after withdrawals a round may have fewer tables: the player
+    sits where he is drawn this time and keeps his table for later rounds)."""
+    now = {p.name for p in playing if any(same_name(p.name, name) for name in asked)}
+    return {
+        p.name: p.fixed_table
+        for p in playing
+        if p.fixed_table is not None and (p.fixed_table <= tables or p.name in now)
+    }
 
 
 def started(round_: TournamentRound) -> bool:
@@ -544,7 +567,14 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
         adjustments(tournament),
         tournament.tie_breaks,
         tournament.seed,
+        carried=carried_in(tournament),
     )
+
+
+def carried_in(tournament: Tournament) -> dict[str, int]:
+    """The points each player of a cup's final starts with (`scorer.services.series`
+    writes them when the final's first round is drawn)."""
+    return {p.name: p.carried for p in tournament.players if p.carried}
 
 
 def fresh_standings(tournament: Tournament) -> list[Standing]:
@@ -557,4 +587,5 @@ def fresh_standings(tournament: Tournament) -> list[Standing]:
         adjustments(tournament),
         tournament.tie_breaks,
         tournament.seed,
+        carried=carried_in(tournament),
     )

@@ -241,6 +241,11 @@ class Tournament(Model):
         order_by="TournamentAdjustment.id",
         cascade="all, delete-orphan",
     )
+    series_id: Mapped[int | None] = mapped_column(ForeignKey("series.id"), index=True, default=None)
+    """The cup this tournament is part of (its final results give cup points)."""
+    final: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """The series' final: its players start with the points carried in from the cup."""
+    series: Mapped[Series | None] = relationship(back_populates="tournaments")
     gifts: Mapped[list[CharityGift]] = relationship(
         back_populates="tournament", order_by="CharityGift.id", cascade="all, delete-orphan"
     )
@@ -306,6 +311,9 @@ class TournamentPlayer(Model):
     """The entry fee: "unpaid", "paid" (cash at the desk) or "waived"."""
     fixed_table: Mapped[int | None] = mapped_column(default=None)
     """A table this player keeps in every round (limited mobility)."""
+    carried: Mapped[int] = mapped_column(default=0, server_default="0")
+    """In a cup's final: the points he starts with, by his place in the series ("aus dem
+    Cup"), fixed when the final's first round is drawn."""
 
     tournament: Mapped[Tournament] = relationship(back_populates="players")
 
@@ -316,6 +324,29 @@ class TournamentPlayer(Model):
             and self.joined_round <= round_number
             and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
         )
+
+
+class Series(Model):
+    """A cup over a season of tournaments: cup points by place, the best results that
+    count, what ties in its table, and the points a final starts with."""
+
+    __tablename__ = "series"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    organiser_id: Mapped[int] = mapped_column(ForeignKey("organiser.id"), index=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    """The public token of the series' standings (read only)."""
+    name: Mapped[str] = mapped_column(String(MAX_GROUP_NAME))
+    cup_points: Mapped[Any] = mapped_column(JSON)
+    """By place ([100, 90, 82, …]) or {"rule": "field"} (`scorer.domain.cup`)."""
+    best_of: Mapped[int | None] = mapped_column(default=None)
+    final_carry: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    tie_breaks: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tournaments: Mapped[list[Tournament]] = relationship(
+        back_populates="series", order_by="[Tournament.day, Tournament.id]"
+    )
 
 
 class CharityGift(Model):

@@ -67,7 +67,7 @@ class TournamentForm(FlaskForm):
         _l("Entry fee in € (0: none)"), default="0", render_kw={"inputmode": "decimal"}
     )
     prizes = StringField(
-        _l("Prizes in % of the fees, by place (e.g. 30 25 15 10)"),
+        _l("Prizes in percent of the fees, by place (e.g. 30 25 15 10)"),
         render_kw={"inputmode": "numeric"},
     )
     tie_break_1 = SelectField(_l("On equal points, first"), default=DEFAULT_TIE_BREAKS[0])

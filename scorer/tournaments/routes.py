@@ -19,7 +19,7 @@ from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
 from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
-from scorer.services import archives, director, registration
+from scorer.services import archives, director, draws, registration
 from scorer.services import tournaments as ops
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
@@ -265,7 +265,7 @@ def draw(tournament_id: int):
     if seating not in ("random", "standings"):
         abort(400, _("This button is not known here: reload the page."))
     try:
-        round_ = ops.draw_round(
+        round_ = draws.draw_round(
             tournament,
             seating=seating,
             keep_apart="club" if request.form.get("keep_apart") == "club" else None,

@@ -1,0 +1,74 @@
+"""The cup over a season in the API: an organiser makes a series (HTTP Basic); its table
+is public by its key (`GET /api/v1/series/{key}/standings`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify, url_for
+
+from scorer.api import answers, bodies
+from scorer.api.blueprint import bp
+from scorer.api.contract import WRITES, described, read_body
+from scorer.api.errors import ApiError
+from scorer.api.tournaments import organiser
+from scorer.domain.message import msg
+from scorer.services import series as cups
+from scorer.store.errors import NotFound
+
+
+@bp.post("/series")
+@described(
+    "Create a series (a cup over a season of tournaments)",
+    {201: ("The series", answers.NewSeries)},
+    body=bodies.NewSeries,
+    refusals=(*WRITES, 401),
+    basic=True,
+)
+def create_series():
+    who = organiser()
+    body = read_body(bodies.NewSeries)
+    made = cups.create_series(
+        who,
+        body.name,
+        cup_points=body.cup_points,
+        best_of=body.best_of,
+        final_carry=body.final_carry,
+        tie_breaks=body.tie_breaks,
+    )
+    answer = answers.NewSeries(
+        id=made.id,
+        key=made.key,
+        standings_url=url_for("api.series_standings", key=made.key, _external=True),
+    )
+    return jsonify(answer.as_json()), 201
+
+
+def rows_to_json(table: cups.Table) -> list[dict[str, Any]]:
+    return [
+        answers.SeriesRow(
+            place=row.place,
+            player=row.player,
+            points=row.points,
+            results=[
+                answers.CupResult(
+                    tournament=r.tournament,
+                    place=r.place,
+                    cup_points=r.cup_points,
+                    counted=r.counted,
+                )
+                for r in row.results
+            ],
+        ).as_json()
+        for row in table.rows
+    ]
+
+
+@bp.get("/series/<key>/standings")
+@described("A series' table (public)", {200: ("Rows", [answers.SeriesRow])}, refusals=(404,))
+def series_standings(key: str):
+    try:
+        found = cups.public_series(key)
+    except NotFound:
+        raise ApiError(404, "not_found", msg("no such series")) from None
+    return jsonify(rows_to_json(cups.series_table(found)))
