@@ -45,6 +45,7 @@ SLOW_MODULES = {
     "test_serve",
     "test_upgrades",
     # real PDFs, property tests, whole tournaments and archives: 10-45 s a module here
+    "test_archive_door",
     "test_archives",
     "test_exports_data",
     "test_hand_form",

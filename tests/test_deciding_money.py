@@ -7,8 +7,8 @@
   player's share is in proportion to the evenings he sat at in the season being closed,
   not equal, not counting other seasons, nothing for a member who did not come.
 - A tournament archive whose table carries rules of its own: on import the table is scored
-  by the tournament's rules (`archives.import_tournament`), so the standings are those the
-  tournament's rules give, whatever system or amounts the table's entry says.
+  by the tournament's rules (`tournament_archives.import_tournament`), so the standings are
+  those the tournament's rules give, whatever system or amounts the table's entry says.
 
 Every expected amount is worked out by hand; the arithmetic is in a comment.
 """

@@ -26,7 +26,7 @@ from scorer.formats.archive import (
 )
 from scorer.formats.archive_tournament import parse_tournament_archive
 from scorer.formats.evening import MalformedDocument, load_document
-from scorer.services import archives
+from scorer.services import archives, tournament_archives
 
 
 def archive_response(document: dict[str, Any], name: str, day: str) -> Response:
@@ -92,7 +92,9 @@ def group_import():
 def tournament_archive(tournament_id: int):
     tournament = own(tournament_id)
     return archive_response(
-        archives.tournament_archive(tournament), tournament.name, tournament.day.isoformat()
+        tournament_archives.tournament_archive(tournament),
+        tournament.name,
+        tournament.day.isoformat(),
     )
 
 
@@ -108,5 +110,5 @@ def tournament_archive(tournament_id: int):
 def tournament_import():
     who = organiser()
     archive = parse_tournament_archive(uploaded_archive())
-    tournament = archives.import_tournament(who, archive)
+    tournament = tournament_archives.import_tournament(who, archive)
     return jsonify(tournament_to_json(tournament)), 201

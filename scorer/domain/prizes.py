@@ -44,6 +44,8 @@ from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
 from scorer.domain.names import clean_name
 
+FEES = ("unpaid", "paid", "waived")
+"""What a player's entry fee can be: owed, paid in cash at the desk, or waived."""
 MAX_PRIZE_CENTS = MAX_TOURNAMENT_PLAYERS * MAX_ENTRY_FEE_CENTS
 """The largest fixed pool or fixed prize: every fee of the largest tournament."""
 MAX_PLACES = 100

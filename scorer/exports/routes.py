@@ -59,7 +59,7 @@ from scorer.i18n.catalogue import say, say_error
 from scorer.i18n.reader import file_language, saying
 from scorer.reports.pdf import score_sheet
 from scorer.reports.spreadsheet import csv_rows
-from scorer.services import archives, table_ledger, tables
+from scorer.services import archives, table_ledger, tables, tournament_archives
 from scorer.services.tournaments import TournamentError
 from scorer.store.errors import Conflict
 from scorer.store.models import Group, TableSession, Tournament
@@ -229,7 +229,7 @@ def _import_any(raw: bytes) -> TableSession | Group | Tournament:
         if not current_user.is_authenticated:
             raise LogInFirst()
         tournament = parse_tournament_archive(document)
-        return archives.import_tournament(current_user, tournament)
+        return tournament_archives.import_tournament(current_user, tournament)
     return tables.import_session(parse_import(document))
 
 

@@ -6,8 +6,8 @@ A group's archive holds the group (rules, members, how it settles), every evenin
 evening's export (`data.session_to_export`: players, rules, every hand as entered) with
 its season and when it was closed and paid, and the group's history in order: the Haferl
 taken out by an evening and brought back, seasons closed, settle-ups paid, members
-renamed. A tournament's archive holds the tournament, its players, and every round drawn
-with its tables, each an evening's export scored in points.
+renamed. A tournament's archive holds the tournament, its door and players, every round
+drawn with its tables (each an evening's export scored in points), its charity pot.
 
 Every amount in an archive (balances, the Haferl, shares, settle-ups, standings) is
 informative. An import (`scorer.services.archives`) replays the hands through the rules and the
@@ -33,6 +33,7 @@ from scorer.domain.limits import (
     MAX_PLAYER_NAME,
 )
 from scorer.domain.message import Msg, msg
+from scorer.domain.validation import whole_number_in
 from scorer.formats.evening import (
     ImportPlan,
     is_int,
@@ -45,7 +46,8 @@ from scorer.formats.evening import (
 GROUP_FORMAT = "haferl-group"
 TOURNAMENT_FORMAT = "haferl-tournament"
 VERSION = 1
-"""The archive's layout; a file of a later version is refused, never half read."""
+"""The archive's layout; a file of a later version is refused, never half read. Keys added
+since (a tournament's door) are optional: a file without them reads as it always did."""
 EVENT_ACTIONS = (
     "pot_out",
     "pot_back",
@@ -177,11 +179,17 @@ class Checks:
             return []
         return value
 
+    def take(self, error: RuleError, where: str | None = None) -> None:
+        """A check's RuleError gathered with the rest, its fields put under `where`."""
+        for field, messages in error.fields.items():
+            self.errors.setdefault(f"{where}.{field}" if where else field, []).extend(messages)
+
     def number(self, value: Any, where: str, low: int, high: int) -> int:
-        if not is_int(value) or not low <= value <= high:
-            self.bad(where, msg("must be a whole number %(low)s..%(high)s", low=low, high=high))
+        try:
+            return whole_number_in(value, where, low=low, high=high)
+        except RuleError as error:
+            self.take(error)
             return low
-        return value
 
     def when(self, value: Any, where: str) -> datetime | None:
         """A stored time (`…Z` or without a zone, as the exports write it), or None."""
@@ -204,9 +212,7 @@ class Checks:
         try:
             return parse_import(value)
         except RuleError as exc:
-            for field, messages in exc.fields.items():
-                for message in messages:
-                    self.bad(f"{where}.{field}", message)
+            self.take(exc, where)
             return None
 
 

@@ -1,5 +1,7 @@
-"""A Stammtisch's or a tournament's whole history as one file (`scorer.formats.archive`), written
-from the database and read back into a new group or tournament with new keys.
+"""A Stammtisch's whole history as one file (`scorer.formats.archive`), written from the
+database and read back into a new group with a new key; a tournament's is
+`scorer.services.tournament_archives`, which writes its tables as evenings' exports
+(`evening_export`) too.
 
 An import is a replay, not a copy: every evening's hands are recorded through the rules
 (`tables.replay_hands`), and the group's history is acted out again through the
@@ -14,7 +16,6 @@ the whole file. Like the tables' service, these functions flush; the caller comm
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
@@ -25,26 +26,20 @@ from scorer.domain.message import msg
 from scorer.formats.archive import (
     GROUP_FORMAT,
     NOTED,
-    TOURNAMENT_FORMAT,
     VERSION,
     ArchivedEvent,
     GroupArchive,
     event_line,
     stamp,
 )
-from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
 from scorer.formats.evening import ExportedEvening, ExportedHand, session_to_export
-from scorer.services import evenings, groups, table_ledger, tables, tournaments
+from scorer.services import evenings, groups, table_ledger, tables
 from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
 from scorer.store.models import (
     Group,
     GroupEvent,
-    Organiser,
     TableSession,
-    Tournament,
-    TournamentRound,
-    TournamentTable,
     utcnow,
 )
 
@@ -125,44 +120,6 @@ def closes(session: TableSession) -> list[int]:
         elif line.action == "close":
             counts.append(hands)
     return counts
-
-
-def tournament_archive(tournament: Tournament) -> dict[str, Any]:
-    """The tournament's archive: rules, players, every round drawn with its tables."""
-    return {
-        "format": TOURNAMENT_FORMAT,
-        "version": VERSION,
-        "exported_at": stamp(utcnow()),
-        "tournament": {
-            "name": tournament.name,
-            "date": tournament.day.isoformat(),
-            "game": tournament.game,
-            "system": tournament.system,
-            "params": dict(tournament.params),
-            "rounds": tournament.rounds,
-            "deals_per_player": tournament.deals_per_player,
-            "seed": tournament.seed,
-            "created_at": stamp(tournament.created_at),
-            # Informative: an import ranks the players again from the tables' hands.
-            "standings": [asdict(s) for s in tournaments.tournament_standings(tournament)],
-        },
-        "players": [
-            {"name": p.name, "joined_round": p.joined_round, "withdrawn_after": p.withdrawn_after}
-            for p in tournament.players
-        ],
-        "rounds": [
-            {
-                "number": r.number,
-                "seed": r.seed,
-                "byes": list(r.byes),
-                "closed_at": stamp(r.closed_at),
-                "tables": [
-                    {"number": t.number, "table": evening_export(t.session)} for t in r.tables
-                ],
-            }
-            for r in tournament.round_list
-        ],
-    }
 
 
 # --- a group read back ----------------------------------------------------------------------------
@@ -324,83 +281,3 @@ class _GroupReplay:
             if at is not None:
                 event.at = at
             self.stamped = event.id
-
-
-# --- a tournament read back -----------------------------------------------------------------------
-
-
-@unit_of_work
-def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tournament:
-    """A new tournament of `organiser` (with new keys) with the archive's rounds, each
-    table's hands recorded again; a round closes when its tables are done, as it did, or
-    as the file says it was closed."""
-    begin_write()
-    names = tournaments.parse_player_list([p.name for p in archive.players])
-    tournament = tournaments.create_tournament(
-        organiser,
-        archive.name,
-        archive.day,
-        game=archive.game,
-        system=archive.system,
-        params=archive.params,
-        rounds=archive.rounds,
-        players=names,
-        deals_per_player=archive.deals_per_player,
-    )
-    tournament.seed = archive.seed
-    if archive.created_at is not None:
-        tournament.created_at = archive.created_at
-    for player, archived in zip(tournament.players, archive.players, strict=True):
-        player.joined_round = archived.joined_round
-        player.withdrawn_after = archived.withdrawn_after
-    for archived_round in archive.round_list:
-        _import_round(tournament, archived_round)
-    db.session.flush()
-    return tournament
-
-
-def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
-    where = f"rounds[{archived.number - 1}]"
-    previous = tournament.round_list[-1] if tournament.round_list else None
-    if previous is not None and not previous.closed:
-        raise RuleError.one(
-            where, msg("round %(number)s is not closed yet", number=previous.number)
-        )
-    playing = {p.name for p in tournament.players if p.plays_in(archived.number)}
-    round_ = TournamentRound(
-        tournament_id=tournament.id, number=archived.number, seed=archived.seed, byes=archived.byes
-    )
-    tournament.round_list.append(round_)
-    seated: set[str] = set()
-    for table in archived.tables:
-        players = set(table.plan.players)
-        if not players <= playing or players & seated or table.plan.lineups:
-            raise RuleError.one(
-                f"{where}.tables[{table.number - 1}].table.players",
-                msg("must be players of the round, each at one table"),
-            )
-        seated |= players
-        session = tables.create_session(
-            table.plan.name,
-            tournament.game,
-            tournament.system,
-            tournament.params,
-            list(table.plan.players),
-            table.plan.first_dealer,
-            scoring="points",
-            hands_planned=tournaments.hands_for(tournament, len(table.plan.players)),
-        )
-        if table.created_at is not None:
-            session.created_at = table.created_at
-        round_.tables.append(
-            TournamentTable(number=table.number, session_id=session.id, session=session)
-        )
-    db.session.flush()
-    for table, made in zip(archived.tables, round_.tables, strict=True):
-        tables.replay_hands(made.session, table.plan)
-        if made.session.done:  # as at the table: its last hand closes a round that is done
-            tournaments.close_round_if_done(made.session)
-    if archived.closed_at is not None and not round_.closed:
-        tournaments.close_round(round_)
-    if archived.closed_at is not None:
-        round_.closed_at = archived.closed_at

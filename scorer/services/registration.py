@@ -35,15 +35,13 @@ from scorer.domain.limits import (
 from scorer.domain.message import msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, same_name
+from scorer.domain.prizes import FEES
 from scorer.domain.validation import whole_number_in
 from scorer.services import director, policies
 from scorer.services.tournaments import TournamentError, current_round, next_round_number
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import NotFound
 from scorer.store.models import CharityGift, Tournament, TournamentPlayer
-
-FEES = ("unpaid", "paid", "waived")
-"""What a player's entry fee can be: owed, paid in cash at the desk, or waived."""
 
 
 def clean_club(club: object) -> str | None:

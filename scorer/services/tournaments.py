@@ -105,9 +105,10 @@ def new_desk_code() -> str:
     return "".join(secrets.choice("0123456789") for _ in range(DESK_CODE_DIGITS))
 
 
-def parse_player_list(text: str | list[str]) -> list[str]:
+def parse_player_list(text: str | list[str], *, registered: bool = False) -> list[str]:
     """Names pasted as a list: one per line (or comma-separated); blank lines ignored.
-    None at all is a tournament whose players register and check in later."""
+    None at all is a tournament whose players register and check in later; else at least 3,
+    but any number of `registered` ones (an archive's: a desk may have 1 or 2 so far)."""
     if isinstance(text, str):
         lines = text.replace(",", "\n").splitlines()
     elif isinstance(text, list) and all(isinstance(x, str) for x in text):
@@ -116,7 +117,7 @@ def parse_player_list(text: str | list[str]) -> list[str]:
         raise RuleError.one("players", msg("must be a list of names"))
     names = [clean_name(line, "players", MAX_PLAYER_NAME) for line in lines if line.strip()]
     errors = []
-    if 0 < len(names) < 3:
+    if 0 < len(names) < 3 and not registered:
         errors.append(msg("a tournament needs at least 3 players"))
     if len(names) > MAX_TOURNAMENT_PLAYERS:
         errors.append(msg("at most %(count)s players", count=MAX_TOURNAMENT_PLAYERS))

@@ -19,7 +19,7 @@ from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
 from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
-from scorer.services import archives, director, draws, registration
+from scorer.services import director, draws, registration, tournament_archives
 from scorer.services import tournaments as ops
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
@@ -388,10 +388,10 @@ def pdf_response(body: bytes, filename: str) -> Response:
 @bp.get("/turniere/<n:tournament_id>/archiv.json")
 @login_required
 def archive(tournament_id: int):
-    """The tournament's whole history as one file (`scorer.services.archives`), for another
-    server."""
+    """The tournament's whole history as one file (`scorer.services.tournament_archives`),
+    for another server."""
     tournament = own(tournament_id)
-    document = archives.tournament_archive(tournament)
+    document = tournament_archives.tournament_archive(tournament)
     return archive_response(document, tournament.name, tournament.day.isoformat())
 
 

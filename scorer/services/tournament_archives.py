@@ -1,0 +1,211 @@
+"""A tournament's whole history as one file (`scorer.formats.archive_tournament`), written from
+the database and read back into a new tournament of the organiser who imports it, with new
+keys (and a new desk code where it has a desk).
+
+An import is a replay, not a copy, as a group's (`scorer.services.archives`): every table's
+hands are recorded again through the tournament's rules (`tables.replay_hands`), and a
+round closes when its tables are done, as it did, or as the file says it was closed. So the
+standings, and the prizes on them, are worked out afresh; the standings in the file are
+not believed. What the door decided is carried as the file says it: the desk, the cap,
+the fee and the prize plan, each player's club, check-in, place on the waiting list, fee
+and fixed table, each round's seating, the gifts to the charity pot. A no-show stays one
+(never seated: a table of the file that seats him refuses the file), a waiting player
+waits. Like the tables' service, these functions flush; the caller commits once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from scorer.domain import RuleError
+from scorer.domain.message import msg
+from scorer.formats.archive import TOURNAMENT_FORMAT, VERSION, stamp
+from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
+from scorer.services import tables, tournaments
+from scorer.services.archives import evening_export
+from scorer.store.database import db, unit_of_work
+from scorer.store.locks import begin_write
+from scorer.store.models import (
+    CharityGift,
+    Organiser,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
+    utcnow,
+)
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def tournament_archive(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's archive: rules, the door, players, every round drawn with its
+    tables, the charity pot (the desk's code stays behind: an import makes a new one)."""
+    return {
+        "format": TOURNAMENT_FORMAT,
+        "version": VERSION,
+        "exported_at": stamp(utcnow()),
+        "tournament": {
+            "name": tournament.name,
+            "date": tournament.day.isoformat(),
+            "game": tournament.game,
+            "system": tournament.system,
+            "params": dict(tournament.params),
+            "rounds": tournament.rounds,
+            "deals_per_player": tournament.deals_per_player,
+            "seed": tournament.seed,
+            "created_at": stamp(tournament.created_at),
+            "check_in": tournament.check_in,
+            "registration_open": tournament.registration_open,
+            "cap": tournament.cap,
+            "missed_round_points": tournament.missed_round_points,
+            "entry_fee_cents": tournament.entry_fee_cents,
+            "prize_plan": dict(tournament.prize_plan),
+            # Informative: an import ranks the players again from the tables' hands.
+            "standings": [asdict(s) for s in tournaments.tournament_standings(tournament)],
+        },
+        "players": [
+            {
+                "name": p.name,
+                "joined_round": p.joined_round,
+                "withdrawn_after": p.withdrawn_after,
+                "club": p.club,
+                "checked_in": p.checked_in,
+                "waiting": p.waiting,
+                "fee": p.fee,
+                "fixed_table": p.fixed_table,
+            }
+            for p in tournament.players
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "seed": r.seed,
+                "byes": list(r.byes),
+                "closed_at": stamp(r.closed_at),
+                "seating": r.seating,
+                "keep_apart": r.keep_apart,
+                "clubs_together": [list(pair) for pair in r.clubs_together],
+                "tables": [
+                    {"number": t.number, "table": evening_export(t.session)} for t in r.tables
+                ],
+            }
+            for r in tournament.round_list
+        ],
+        "gifts": [
+            {"giver": gift.giver, "cents": gift.cents, "at": stamp(gift.at)}
+            for gift in tournament.gifts
+        ],
+    }
+
+
+# --- a tournament read back -----------------------------------------------------------------------
+
+
+@unit_of_work
+def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tournament:
+    """A new tournament of `organiser` (with new keys) with the archive's door and players,
+    its rounds, each table's hands recorded again; a round closes when its tables are done,
+    as it did, or as the file says it was closed. A refusal leaves nothing behind."""
+    begin_write()
+    names = tournaments.parse_player_list([p.name for p in archive.players], registered=True)
+    tournament = tournaments.create_tournament(
+        organiser,
+        archive.name,
+        archive.day,
+        game=archive.game,
+        system=archive.system,
+        params=archive.params,
+        rounds=archive.rounds,
+        players=names,
+        deals_per_player=archive.deals_per_player,
+        door=tournaments.Door(
+            check_in=archive.check_in,
+            registration_open=archive.registration_open,
+            cap=archive.cap,
+            missed_round_points=archive.missed_round_points,
+            entry_fee_cents=archive.entry_fee_cents,
+            prize_plan=archive.prize_plan,
+        ),
+    )
+    tournament.seed = archive.seed
+    if archive.created_at is not None:
+        tournament.created_at = archive.created_at
+    for player, archived in zip(tournament.players, archive.players, strict=True):
+        player.joined_round = archived.joined_round
+        player.withdrawn_after = archived.withdrawn_after
+        player.club = archived.club
+        player.checked_in = archived.checked_in
+        player.waiting = archived.waiting
+        player.fee = archived.fee
+        player.fixed_table = archived.fixed_table
+    for gift in archive.gifts:
+        made = CharityGift(giver=gift.giver, cents=gift.cents)
+        if gift.at is not None:
+            made.at = gift.at
+        tournament.gifts.append(made)
+    for archived_round in archive.round_list:
+        _import_round(tournament, archived_round)
+    db.session.flush()
+    return tournament
+
+
+def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
+    where = f"rounds[{archived.number - 1}]"
+    previous = tournament.round_list[-1] if tournament.round_list else None
+    if previous is not None and not previous.closed:
+        raise RuleError.one(
+            where, msg("round %(number)s is not closed yet", number=previous.number)
+        )
+    registered = {p.name for p in tournament.players}
+    for pair in archived.clubs_together:
+        stranger = next((name for name in pair if name not in registered), None)
+        if stranger is not None:
+            raise RuleError.one(
+                f"{where}.clubs_together",
+                msg("no player called %(name)s in this tournament", name=stranger),
+            )
+    playing = {p.name for p in tournament.players if p.plays_in(archived.number)}
+    round_ = TournamentRound(
+        tournament_id=tournament.id,
+        number=archived.number,
+        seed=archived.seed,
+        byes=archived.byes,
+        seating=archived.seating,
+        keep_apart=archived.keep_apart,
+        clubs_together=[list(pair) for pair in archived.clubs_together],
+    )
+    tournament.round_list.append(round_)
+    seated: set[str] = set()
+    for table in archived.tables:
+        players = set(table.plan.players)
+        if not players <= playing or players & seated or table.plan.lineups:
+            raise RuleError.one(
+                f"{where}.tables[{table.number - 1}].table.players",
+                msg("must be players of the round, each at one table"),
+            )
+        seated |= players
+        session = tables.create_session(
+            table.plan.name,
+            tournament.game,
+            tournament.system,
+            tournament.params,
+            list(table.plan.players),
+            table.plan.first_dealer,
+            scoring="points",
+            hands_planned=tournaments.hands_for(tournament, len(table.plan.players)),
+        )
+        if table.created_at is not None:
+            session.created_at = table.created_at
+        round_.tables.append(
+            TournamentTable(number=table.number, session_id=session.id, session=session)
+        )
+    db.session.flush()
+    for table, made in zip(archived.tables, round_.tables, strict=True):
+        tables.replay_hands(made.session, table.plan)
+        if made.session.done:  # as at the table: its last hand closes a round that is done
+            tournaments.close_round_if_done(made.session)
+    if archived.closed_at is not None and not round_.closed:
+        tournaments.close_round(round_)
+    if archived.closed_at is not None:
+        round_.closed_at = archived.closed_at
