@@ -99,6 +99,45 @@ def test_the_charity_pot_stays_apart_and_the_sum_adds_up(client, auth):
     assert cash_of(client, auth, t["id"]) == cash
 
 
+def test_a_fixed_pool_pays_its_prizes_whatever_the_fees(client, auth):
+    t = created(
+        client,
+        auth,
+        [],
+        rounds=1,
+        entry_fee_cents=500,
+        pool_cents=10000,
+        prizes={"cents": [6000, 4000]},
+    )
+    for name in ["Anna", "Bert", "Cilli"]:
+        client.post(f"{API}/tournaments/{t['id']}/players", json={"name": name}, headers=auth)
+        client.post(
+            f"{API}/tournaments/{t['id']}/players/{name}/check-in",
+            json={"paid": True},
+            headers=auth,
+        )
+    draw(client, auth, t["id"])
+    adjust(client, auth, t["id"], "Cilli", 5)
+    adjust(client, auth, t["id"], "Anna", 3)
+    cash = cash_of(client, auth, t["id"])
+    assert cash["pool_cents"] == 10000 and cash["received_cents"] == 1500
+    assert [(p["player"], p["cents"]) for p in cash["prizes"]] == [("Cilli", 6000), ("Anna", 4000)]
+    assert cash["remainder_cents"] == 1500 - 10000  # the club adds what the fees do not cover
+    assert_adds_up(cash)
+    both = client.post(
+        f"{API}/tournaments",
+        json={
+            "name": "T",
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "pool_cents": 100,
+            "pool_percent": 50,
+        },
+        headers=auth,
+    )
+    assert both.status_code == 422
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -254,7 +254,7 @@ class NewTournament(ChosenRules):
     entry_fee_cents: Annotated[
         int, Field(ge=0, le=MAX_ENTRY_FEE_CENTS), _whole_between(0, MAX_ENTRY_FEE_CENTS)
     ] = 0
-    pool_percent: Annotated[int, Field(ge=0, le=100), _whole_between(0, 100)] = 100
+    pool_percent: Annotated[int | None, Field(ge=0, le=100), _whole_between(0, 100)] = 100
     pool_cents: Annotated[
         int | None, Field(ge=0, le=MAX_PRIZE_CENTS), _whole_between(0, MAX_PRIZE_CENTS)
     ] = None

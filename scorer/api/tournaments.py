@@ -21,6 +21,7 @@ from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.services import draws, series
 from scorer.services import tournaments as ops
+from scorer.services.door import Door, prize_plan
 from scorer.store.errors import NotFound
 from scorer.store.models import Organiser, Tournament, TournamentRound
 
@@ -185,15 +186,18 @@ def create_tournament():
         else list(DEFAULT_TIE_BREAKS),
         series=cup,
         final=body.final,
-        door=ops.Door(
+        door=Door(
             check_in=body.check_in if body.check_in is not None else not players,
             registration_open=body.registration_open,
             cap=body.cap,
             missed_round_points=body.missed_round_points,
             entry_fee_cents=body.entry_fee_cents,
-            prize_plan=ops.prize_plan(
+            prize_plan=prize_plan(
                 body.entry_fee_cents,
-                pool_percent=body.pool_percent,
+                # A fixed pool sent alone: no share of the fees on top of it.
+                pool_percent=None
+                if body.pool_cents is not None and "pool_percent" not in body.model_fields_set
+                else body.pool_percent,
                 pool_cents=body.pool_cents,
                 prizes=body.prizes,
             ),

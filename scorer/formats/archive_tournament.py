@@ -210,7 +210,7 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
 
 
 def _door(body: dict[str, Any], checks: Checks) -> dict[str, Any]:
-    """The tournament's door (`scorer.services.tournaments.Door`): none where the file
+    """The tournament's door (`scorer.services.door.Door`): none where the file
     says nothing of it."""
     where = "tournament"
     cap = body.get("cap")

@@ -24,6 +24,7 @@ from scorer.formats.archive import TOURNAMENT_FORMAT, VERSION, stamp
 from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
 from scorer.services import tables, tournaments
 from scorer.services.archives import evening_export
+from scorer.services.door import Door
 from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
 from scorer.store.models import (
@@ -119,7 +120,7 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
         rounds=archive.rounds,
         players=names,
         deals_per_player=archive.deals_per_player,
-        door=tournaments.Door(
+        door=Door(
             check_in=archive.check_in,
             registration_open=archive.registration_open,
             cap=archive.cap,

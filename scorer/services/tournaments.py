@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, cast
 
@@ -19,7 +18,6 @@ from sqlalchemy import func, select
 from scorer.domain import RuleError
 from scorer.domain.ledger import Ledger
 from scorer.domain.limits import (
-    DESK_CODE_DIGITS,
     MAX_DEALS_PER_PLAYER,
     MAX_PLAYER_NAME,
     MAX_TOURNAMENT_NAME,
@@ -30,7 +28,6 @@ from scorer.domain.limits import (
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
-from scorer.domain.prizes import plan_from_json
 from scorer.domain.seating import seat, swap, table_sizes
 from scorer.domain.tournament import (
     DEFAULT_TIE_BREAKS,
@@ -44,6 +41,7 @@ from scorer.domain.tournament import (
     tournament_rules,
 )
 from scorer.services import director, policies, table_ledger, tables
+from scorer.services.door import Door, new_desk_code
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import NotFound
@@ -75,34 +73,6 @@ def whole_number_between(low: int, high: int) -> Msg:
 
 class TournamentError(Exception):
     """A tournament operation that cannot be done now (a conflict, 409)."""
-
-
-@dataclass(frozen=True)
-class Door:
-    """What happens at the event's door: whether players check in (only they are drawn),
-    whether they may register themselves and up to how many, what a late player scores
-    for a missed round, the entry fee and the prizes (`scorer.domain.prizes`, as JSON)."""
-
-    check_in: bool = False
-    registration_open: bool = False
-    cap: int | None = None
-    missed_round_points: int = 0
-    entry_fee_cents: int = 0
-    prize_plan: Mapping[str, Any] = field(default_factory=dict)
-
-
-def prize_plan(
-    entry_fee_cents: int, *, pool_percent: int | None, pool_cents: int | None, prizes: Any
-) -> dict[str, Any]:
-    """The pool and the prizes as sent, checked (`scorer.domain.prizes.plan_from_json`),
-    to be kept with the tournament and read again by `scorer.services.cash`."""
-    plan_from_json(entry_fee_cents, pool_percent, prizes, pool_cents)
-    return {"pool_percent": pool_percent, "pool_cents": pool_cents, "prizes": prizes}
-
-
-def new_desk_code() -> str:
-    """A short code of digits for the door: typed on a phone beside the player's name."""
-    return "".join(secrets.choice("0123456789") for _ in range(DESK_CODE_DIGITS))
 
 
 def parse_player_list(text: str | list[str], *, registered: bool = False) -> list[str]:

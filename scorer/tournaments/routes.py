@@ -21,6 +21,7 @@ from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
 from scorer.services import director, draws, registration, tournament_archives
 from scorer.services import tournaments as ops
+from scorer.services.door import Door, prize_plan
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
 from scorer.tournaments.blueprint import bp
@@ -132,7 +133,7 @@ def new():
     ), status
 
 
-def door_from_form(form, players: list[str]) -> ops.Door:
+def door_from_form(form, players: list[str]) -> Door:
     """The entry fee (typed in euros) and the prizes (percentages by place) of the
     new-tournament form; with no players listed, they check in at the door."""
     fee = cents_from_euros(form.entry_fee.data or "0")
@@ -142,10 +143,10 @@ def door_from_form(form, players: list[str]) -> ops.Door:
     if not all(word.isascii() and word.isdigit() and len(word) <= 3 for word in words):
         raise RuleError.one("prizes", msg("must be whole percentages, e.g. 30 25 15 10"))
     percents = {"percent": [int(word) for word in words]} if words else None
-    return ops.Door(
+    return Door(
         check_in=not players,
         entry_fee_cents=fee,
-        prize_plan=ops.prize_plan(fee, pool_percent=100, pool_cents=None, prizes=percents),
+        prize_plan=prize_plan(fee, pool_percent=100, pool_cents=None, prizes=percents),
     )
 
 
