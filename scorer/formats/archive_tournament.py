@@ -237,7 +237,7 @@ def _door(body: dict[str, Any], checks: Checks) -> dict[str, Any]:
 
 
 def _prize_plan(value: Any, fee: int, where: str, checks: Checks) -> dict[str, Any]:
-    """The plan as the tournament keeps it (`scorer.services.tournaments.prize_plan`),
+    """The plan as the tournament keeps it (`scorer.services.door.prize_plan`),
     checked as a new tournament's is."""
     plan = checks.obj(value, where)
     checks.unknown(plan, set(PRIZE_PLAN_FIELDS), where)
