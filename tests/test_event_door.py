@@ -5,6 +5,7 @@ log, and the refusals (each changes nothing)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -255,3 +256,13 @@ def test_the_desks_taps_check_in_tick_the_fee_and_undo(app, client, auth):
     assert (cilli["name"], cilli["club"], cilli["checked_in"]) == ("Cilli", "TC Au", True)
     assert client.post(f"{tap}/neu", data={"name": "cilli"}).status_code == 302
     assert len(tournament_json(client, auth, t["id"])["players"]) == 3  # a look-alike: refused
+
+
+def test_the_desk_offers_the_names_of_earlier_tournaments_as_letters_are_typed(app, client, auth):
+    created(client, auth, ["Josef Huber", "Anna Bauer", "Bert Maier"])
+    t = created(client, auth, [])
+    register(client, auth, t["id"], "Anna Bauer")
+    log_in(client)
+    page = client.get(f"/turniere/{t['id']}/einlass").get_data(as_text=True)
+    offered = re.findall(r'<option value="([^"]+)">', page.split('id="known-players"')[1])
+    assert offered == ["Bert Maier", "Josef Huber"]  # Anna is registered already

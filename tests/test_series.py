@@ -225,3 +225,36 @@ def test_a_season_of_five_tournaments_and_a_final(client, auth):
     assert [r["player"] for r in after[: len(rows)]] == [r["player"] for r in rows]
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "series-season.txt").write_text("\n".join(lines) + "\n")
+
+
+def test_two_spellings_of_one_person_merge_in_the_series_and_the_log_keeps_it(client, auth):
+    s = new_series(client, auth).get_json()
+    tournament_in(client, auth, s["id"], "Erstes", {"Sepp Huber": 30, "Anna": 20, "Bert": 10})
+    tournament_in(client, auth, s["id"], "Zweites", {"Josef Huber": 30, "Anna": 20, "Bert": 10})
+    before = table(client, s["key"])
+    assert {r["player"] for r in before} == {"Sepp Huber", "Josef Huber", "Anna", "Bert"}
+    names = f"{API}/series/{s['id']}/names"
+    # Refusals change nothing: a name nobody played, two people of one tournament.
+    assert (
+        client.post(names, json={"from": "Niemand", "into": "X"}, headers=auth).status_code == 422
+    )
+    both = client.post(names, json={"from": "Anna", "into": "Bert"}, headers=auth)
+    assert both.status_code == 409
+    assert client.get(names, headers=auth).get_json() == []
+    merged = client.post(names, json={"from": "Sepp Huber", "into": "Josef Huber"}, headers=auth)
+    assert merged.status_code == 201 and merged.get_json()["by"] == "Orga"
+    josef = row_of(table(client, s["key"]), "Josef Huber")
+    assert josef["points"] == 200 and len(josef["results"]) == 2 and josef["place"] == 1
+    assert "Sepp Huber" not in {r["player"] for r in table(client, s["key"])}
+    renamed = client.post(
+        names, json={"from": "Josef Huber", "into": "Josef Huber sen."}, headers=auth
+    )
+    assert renamed.status_code == 201
+    assert table(client, s["key"])[0]["player"] == "Josef Huber sen."
+    log = client.get(names, headers=auth).get_json()
+    assert [(line["from"], line["into"]) for line in log] == [
+        ("Sepp Huber", "Josef Huber"),
+        ("Josef Huber", "Josef Huber sen."),
+    ]
+    other = organiser(client.application, "zwei@example.org", "Zwei")
+    assert client.get(names, headers=other).status_code == 404

@@ -1,6 +1,7 @@
 """A cup over a season: the series, and the tournaments that are part of one
 
-- series: an organiser's cup (cup points by place, best N, tie-breaks, the final's carry)
+- series: an organiser's cup (cup points by place, best N, tie-breaks, the final's carry,
+  the log of renamed and merged names)
 - tournament.series_id, tournament.final: a tournament stored so far is part of no series
 - tournament_player.carried: the points a final's player starts with (0 for everyone so far)
 
@@ -30,6 +31,7 @@ def upgrade():
         sa.Column('best_of', sa.Integer(), nullable=True),
         sa.Column('final_carry', sa.JSON(), nullable=True),
         sa.Column('tie_breaks', sa.JSON(), nullable=False),
+        sa.Column('names', sa.JSON(), nullable=False),
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(['organiser_id'], ['organiser.id']),
         sa.PrimaryKeyConstraint('id'),

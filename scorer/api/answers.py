@@ -335,3 +335,12 @@ class SeriesRow(Answer):
     player: str
     points: int
     results: list[CupResult]
+
+
+class NameLine(Answer):
+    """A line of a series' log of names: `from` is one person with `into` from now on."""
+
+    from_: str = Field(alias="from")
+    into: str
+    at: str
+    by: str

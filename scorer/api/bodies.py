@@ -434,3 +434,10 @@ class NewSeries(Body):
         Annotated[Any, WithJsonSchema({"type": ["array", "null"], "items": {"type": "string"}})],
         Refusal(msg("must be a list of tie-breaks")),
     ] = None
+
+
+class Rename(Body):
+    """One person's name in a series: `from` (as he played) is `into` from now on."""
+
+    from_: Annotated[str, Field(alias="from"), Name(MAX_PLAYER_NAME), TEXT]
+    into: Annotated[str, Name(MAX_PLAYER_NAME), TEXT]

@@ -14,7 +14,9 @@ from scorer.api.errors import ApiError
 from scorer.api.tournaments import organiser
 from scorer.domain.message import msg
 from scorer.services import series as cups
+from scorer.store.database import db
 from scorer.store.errors import NotFound
+from scorer.store.models import Series
 
 
 @bp.post("/series")
@@ -72,3 +74,36 @@ def series_standings(key: str):
     except NotFound:
         raise ApiError(404, "not_found", msg("no such series")) from None
     return jsonify(rows_to_json(cups.series_table(found)))
+
+
+def own(series_id: int):
+    found = db.session.get(Series, series_id)
+    if found is None or found.organiser_id != organiser().id:
+        raise ApiError(404, "not_found", msg("no such series"))
+    return found
+
+
+@bp.post("/series/<n:series_id>/names")
+@described(
+    "Rename a player in the series, or merge two spellings of one person",
+    {201: ("The line of the series' log of names", answers.NameLine)},
+    body=bodies.Rename,
+    refusals=(*WRITES, 401, 404, 409),
+    basic=True,
+)
+def rename(series_id: int):
+    found = own(series_id)
+    body = read_body(bodies.Rename)
+    line = cups.rename(found, body.from_, body.into, by=organiser().name)
+    return jsonify(answers.NameLine(**line).as_json()), 201
+
+
+@bp.get("/series/<n:series_id>/names")
+@described(
+    "The series' log of names (renames and merges), oldest first",
+    {200: ("Lines", [answers.NameLine])},
+    refusals=(401, 404),
+    basic=True,
+)
+def names(series_id: int):
+    return jsonify([answers.NameLine(**line).as_json() for line in own(series_id).names])

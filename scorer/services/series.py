@@ -13,17 +13,20 @@ final whose players start with the points carried in by their place in the serie
   final is finished, the series' winner is decided by the final: the series table lists
   the final's players first, in the final's order with its totals, then everyone else in
   the series order; before that, the table is the cup points.
+- **One person, one name**: the organiser renames a player in the series, or merges two
+  spellings of one person (never two who played the same tournament); each is a line of
+  the series' log of names (`rename`), applied to every result.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorer.domain import RuleError, cup
 from scorer.domain.limits import MAX_GROUP_NAME
@@ -35,7 +38,7 @@ from scorer.services import tournaments
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
-from scorer.store.models import Organiser, Series, Tournament
+from scorer.store.models import Organiser, Series, Tournament, TournamentPlayer, utcnow
 
 MAX_BEST_OF = 100
 """A cup counts at most this many results per player."""
@@ -138,15 +141,88 @@ def season(series: Series) -> list[Tournament]:
 
 
 def cup_results(series: Series) -> dict[str, list[tuple[int, str, int, int]]]:
-    """Each player's results: (number in the season, tournament, place, cup points)."""
+    """Each person's results: (number in the season, tournament, place, cup points), under
+    the name the series' log of names gives him."""
     table = cup.cup_table_from_json(series.cup_points)
+    person = one_person(series)
     results: dict[str, list[tuple[int, str, int, int]]] = {}
     for number, tournament in enumerate(season(series), start=1):
         places = [(s.place, s.player) for s in tournaments.tournament_standings(tournament)]
         points = cup.cup_points(table, places, order=partial(drawn_order, tournament.seed))
         for place, player in places:
-            results.setdefault(player, []).append((number, tournament.name, place, points[player]))
+            entry = (number, tournament.name, place, points[player])
+            results.setdefault(person(player), []).append(entry)
     return results
+
+
+def one_person(series: Series) -> Callable[[str], str]:
+    """The name each spelling stands for, after the series' renames and merges."""
+    into = {line["from"]: line["into"] for line in series.names}
+
+    def person(name: str) -> str:
+        seen = {name}
+        while name in into and into[name] not in seen:
+            name = into[name]
+            seen.add(name)
+        return name
+
+    return person
+
+
+def spellings(series: Series) -> dict[str, list[int]]:
+    """Each name as the series' person it stands for, with the tournaments he played."""
+    person = one_person(series)
+    played: dict[str, list[int]] = {}
+    for tournament in series.tournaments:
+        for player in tournament.players:
+            if player.checked_in and not player.waiting:
+                played.setdefault(person(player.name), []).append(tournament.id)
+    return played
+
+
+@unit_of_work
+def rename(series: Series, old: str, new: str, *, by: str) -> dict[str, Any]:
+    """One person under a new name in the series (a rename), or two spellings as one
+    person (a merge, when `new` played too); kept in the series' log of names. Refused
+    where both spellings played the same tournament: they are two people."""
+    errors: dict[str, Any] = {}
+    try:
+        new = clean_name(new, "into", MAX_GROUP_NAME)
+    except RuleError as exc:
+        errors.update(exc.fields)
+    played = spellings(series)
+    person = one_person(series)
+    if not isinstance(old, str) or person(old) not in played:
+        errors["from"] = [msg("nobody of that name played in this series")]
+    if errors:
+        raise RuleError(errors)
+    old, new = person(old), person(new)
+    if old == new:
+        raise RuleError.one("into", msg("that is the same name"))
+    if set(played[old]) & set(played.get(new, [])):
+        raise Conflict(msg("both names played the same tournament: they are two people"))
+    line = {"from": old, "into": new, "at": stamp_now(), "by": by}
+    series.names = [*series.names, line]
+    db.session.flush()
+    return line
+
+
+def stamp_now() -> str:
+    return utcnow().isoformat(timespec="seconds") + "Z"
+
+
+def known_names(organiser: Organiser, limit: int = 2000) -> list[str]:
+    """The names the organiser's tournaments have seen, for the desk to offer as letters
+    are typed (one person, one name: the newest spelling first)."""
+    rows = db.session.execute(
+        select(TournamentPlayer.name)
+        .join(Tournament, Tournament.id == TournamentPlayer.tournament_id)
+        .where(Tournament.organiser_id == organiser.id)
+        .group_by(TournamentPlayer.name)
+        .order_by(func.max(TournamentPlayer.id).desc())
+        .limit(limit)
+    )
+    return sorted((name for (name,) in rows), key=str.casefold)
 
 
 def series_table(series: Series) -> Table:

@@ -342,6 +342,9 @@ class Series(Model):
     best_of: Mapped[int | None] = mapped_column(default=None)
     final_carry: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     tie_breaks: Mapped[list[str]] = mapped_column(JSON, default=list)
+    names: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    """The series' log of names: each rename or merge of two spellings of one person
+    (`{"from", "into", "at", "by"}`), applied in order to every result."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     tournaments: Mapped[list[Tournament]] = relationship(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_login import login_required
+from flask_login import current_user, login_required
 
 from scorer.domain import RuleError
 from scorer.extensions import PDFS, desk, limiter, rate_limits_off
@@ -14,6 +14,7 @@ from scorer.i18n.catalogue import say_all, say_error
 from scorer.i18n.reader import file_language
 from scorer.reports import tournament_pdf
 from scorer.services import cash, registration
+from scorer.services import series as cups
 from scorer.services import tournaments as ops
 from scorer.store.errors import NotFound
 from scorer.tournaments.blueprint import bp
@@ -41,9 +42,14 @@ def door(tournament_id: int):
         waiting=len(registration.waiting_list(tournament)),
         next_round=ops.next_round_number(tournament),
         form=PlayerForm(),
+        known=[n for n in cups.known_names(current_user) if n not in taken_names(tournament)],
         register_url=url_for("tournaments.register", key=tournament.key, _external=True),
         phone_url=url_for("tournaments.phone_check_in", key=tournament.key, _external=True),
     )
+
+
+def taken_names(tournament) -> set[str]:
+    return {p.name for p in tournament.players}
 
 
 def back_to_door(tournament_id: int):
