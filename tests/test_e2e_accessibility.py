@@ -71,7 +71,9 @@ def pages_of_an_evening(page) -> dict[str, str]:
     for name, club in (("Anna", "TC Au"), ("Bert", None), ("Cilli", "TC Au")):
         post(f"{API}/tournaments/{event['id']}/players", {"name": name, "club": club}, auth)
     post(f"{API}/tournaments/{event['id']}/players/Anna/check-in", {"paid": True}, auth)
+    cup = post(f"{API}/series", {"name": "Cup 2027", "cup_points": [100, 90, 82]}, auth)
     return {
+        "cup table": f"/cup/{cup['key']}",
         "door": f"/turniere/{event['id']}/einlass",
         "registration": f"/turnier/{event['key']}/anmelden",
         "phone check-in": f"/turnier/{event['key']}/da",

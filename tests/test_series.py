@@ -10,6 +10,7 @@ import random
 import pytest
 
 from tests.support.browser import ARTIFACTS
+from tests.support.pdfs import pdf_text, until_printed
 from tests.support.tournaments import API, organiser
 
 PEOPLE = [f"Spieler {i:02d}" for i in range(1, 31)]
@@ -258,3 +259,21 @@ def test_two_spellings_of_one_person_merge_in_the_series_and_the_log_keeps_it(cl
     ]
     other = organiser(client.application, "zwei@example.org", "Zwei")
     assert client.get(names, headers=other).status_code == 404
+
+
+def test_the_series_page_and_paper_show_which_results_count(client, auth):
+    s = new_series(client, auth, best_of=1).get_json()
+    tournament_in(client, auth, s["id"], "Erstes", {"Anna": 30, "Bert": 20, "Cilli": 10})
+    tournament_in(client, auth, s["id"], "Zweites", {"Anna": 10, "Bert": 20, "Cilli": 30})
+    page = client.get(f"/cup/{s['key']}")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "<strong>100</strong>" in text and "(82)" in text  # Anna's 1st counts, her 3rd not
+    assert "die besten 1 Ergebnisse zählen" in text or "Ergebnisse zählen" in text
+    again = client.get(f"/cup/{s['key']}", headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 304
+    pdf = until_printed(client, f"/cup/{s['key']}/tabelle.pdf")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    paper = pdf_text(pdf.data)
+    assert "Cupwertung" in paper and "Anna" in paper and "(82)" in paper
+    assert client.get("/cup/nichtda").status_code == 404
