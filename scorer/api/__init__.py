@@ -7,6 +7,7 @@ from scorer.api import (  # noqa: F401 (registers the routes)
     errors,
     groups,
     openapi,
+    publishing,
     routes,
     series,
     sessions,

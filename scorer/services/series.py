@@ -104,6 +104,14 @@ def own_series(organiser: Organiser, series_id: object) -> Series:
     return series
 
 
+def series_of(organiser: Organiser, series_id: int) -> Series:
+    """The organiser's series `series_id`; another's does not exist for him (404)."""
+    series = db.session.get(Series, series_id)
+    if series is None or series.organiser_id != organiser.id:
+        raise NotFound(msg("no such series"))
+    return series
+
+
 def check_final(series: Series | None, final: bool) -> None:
     """A final needs a series with a carry table, and a series has one final."""
     if not final:
