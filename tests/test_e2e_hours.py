@@ -198,7 +198,10 @@ def test_a_page_older_than_its_token_keeps_saving(short_table):
     enter(page, "Charlotte", "Frage", 70)
     save(page)
     saved(page, 2)
-    assert len(refused) == 1 and refused[0].endswith("/spiel")
+    # The hand is refused once; a preview asked meanwhile (when the machine is slow the
+    # preview's pause ends before the tap) may be refused too, and is asked again.
+    assert sum(url.endswith("/spiel") for url in refused) == 1, refused
+    assert all(url.endswith(("/spiel", "/vorschau")) for url in refused), refused
     assert "veraltet" not in page.inner_text(".entry-bar")
     # Undo (a plain post) takes a fresh token first.
     page.route("**/formular-token", lambda route: route.abort())
