@@ -71,20 +71,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             # Informative: an import ranks the players again from the tables' hands.
             "standings": [asdict(s) for s in tournaments.tournament_standings(tournament)],
         },
-        "players": [
-            {
-                "name": p.name,
-                "joined_round": p.joined_round,
-                "withdrawn_after": p.withdrawn_after,
-                "club": p.club,
-                "checked_in": p.checked_in,
-                "waiting": p.waiting,
-                "fee": p.fee,
-                "fixed_table": p.fixed_table,
-                "carried": p.carried,
-            }
-            for p in tournament.players
-        ],
+        "players": players_archive(tournament),
         "rounds": [
             {
                 "number": r.number,
@@ -104,18 +91,41 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             {"giver": gift.giver, "cents": gift.cents, "at": stamp(gift.at)}
             for gift in tournament.gifts
         ],
-        "adjustments": [
-            {
-                "player": a.player,
-                "points": a.points,
-                "reason": a.reason,
-                "by": a.by,
-                "at": stamp(a.at),
-                "taken_back_at": stamp(a.taken_back_at),
-            }
-            for a in tournament.adjustments
-        ],
+        "adjustments": adjustments_archive(tournament),
     }
+
+
+def players_archive(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each player with the door's say of him and his points carried into a final."""
+    return [
+        {
+            "name": p.name,
+            "joined_round": p.joined_round,
+            "withdrawn_after": p.withdrawn_after,
+            "club": p.club,
+            "checked_in": p.checked_in,
+            "waiting": p.waiting,
+            "fee": p.fee,
+            "fixed_table": p.fixed_table,
+            "carried": p.carried,
+        }
+        for p in tournament.players
+    ]
+
+
+def adjustments_archive(tournament: Tournament) -> list[dict[str, Any]]:
+    """The director's adjustments in the order made, those taken back too."""
+    return [
+        {
+            "player": a.player,
+            "points": a.points,
+            "reason": a.reason,
+            "by": a.by,
+            "at": stamp(a.at),
+            "taken_back_at": stamp(a.taken_back_at),
+        }
+        for a in tournament.adjustments
+    ]
 
 
 # --- a tournament read back -----------------------------------------------------------------------
