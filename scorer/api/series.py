@@ -1,5 +1,7 @@
 """The cup over a season in the API: an organiser makes a series (HTTP Basic); its table
-is public by its key (`GET /api/v1/series/{key}/standings`)."""
+is public by its key (`GET /api/v1/series/{key}/standings`). Its archive (the settings, the
+log of names and every tournament's archive) is the organiser's, and imports as a new
+series of whoever imports it."""
 
 from __future__ import annotations
 
@@ -8,12 +10,16 @@ from typing import Any
 from flask import jsonify, url_for
 
 from scorer.api import answers, bodies
+from scorer.api.archives import ARCHIVE, archive_response, uploaded_archive
 from scorer.api.blueprint import bp
 from scorer.api.contract import WRITES, described, read_body
 from scorer.api.errors import ApiError
 from scorer.api.tournaments import organiser
 from scorer.domain.message import msg
+from scorer.extensions import IMPORTS
+from scorer.formats.archive_series import parse_series_archive
 from scorer.services import series as cups
+from scorer.services import series_archives
 from scorer.store.database import db
 from scorer.store.errors import NotFound
 from scorer.store.models import Series
@@ -107,3 +113,41 @@ def rename(series_id: int):
 )
 def names(series_id: int):
     return jsonify([answers.NameLine(**line).as_json() for line in own(series_id).names])
+
+
+@bp.get("/series/<n:series_id>/archive.json")
+@described(
+    "The series and every one of its tournaments as one file (haferl-series, version 1)",
+    {200: (ARCHIVE, None)},
+    refusals=(401, 404),
+    basic=True,
+)
+def series_archive(series_id: int):
+    found = own(series_id)
+    return archive_response(
+        series_archives.series_archive(found),
+        f"cup-{found.name}",
+        found.created_at.date().isoformat(),
+    )
+
+
+@bp.post("/series/import")
+@described(
+    "A series' archive made anew as the caller's series, new keys: every tournament "
+    "imported and made part of it, the series table worked out again",
+    {201: ("The series", answers.NewSeries)},
+    body=dict,
+    refusals=(*WRITES, 401, 409),
+    basic=True,
+)
+@IMPORTS
+def series_import():
+    who = organiser()
+    archive = parse_series_archive(uploaded_archive())
+    made = series_archives.import_series(who, archive)
+    answer = answers.NewSeries(
+        id=made.id,
+        key=made.key,
+        standings_url=url_for("api.series_standings", key=made.key, _external=True),
+    )
+    return jsonify(answer.as_json()), 201

@@ -8,7 +8,11 @@ plan and the points for a missed round; each player's club, check-in, place on t
 list, fee and fixed table; each round's seating; the gifts to the charity pot. A file
 written before the door (still version 1: these keys are new and optional) has none of
 them, and reads as such a tournament was: no desk, every player present, no fee, every
-round drawn at random."""
+round drawn at random.
+
+The results too (`scorer.formats.archive_results`, optional keys as well): the
+tie-breaks, when the tournament was finished, the director's adjustments and each
+player's points carried into a cup's final."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from datetime import date, datetime
 from typing import Any, cast
 
 from scorer.domain import RuleError
+from scorer.domain.cup import MAX_CUP_POINTS
 from scorer.domain.limits import (
     MAX_ADJUSTMENT_POINTS,
     MAX_ARCHIVE_EVENTS,
@@ -32,6 +37,8 @@ from scorer.domain.message import msg
 from scorer.domain.names import clean_name
 from scorer.domain.prizes import FEES, plan_from_json
 from scorer.domain.seating import SEATING_MODES
+from scorer.domain.tournament import DEFAULT_TIE_BREAKS
+from scorer.formats import archive_results as results
 from scorer.formats.archive import (
     TOURNAMENT_FORMAT,
     Checks,
@@ -39,6 +46,7 @@ from scorer.formats.archive import (
     hands_in,
     rules_fields,
 )
+from scorer.formats.archive_results import ArchivedAdjustment
 from scorer.formats.evening import ImportPlan, is_text
 
 TOURNAMENT_FIELDS = {
@@ -49,6 +57,7 @@ TOURNAMENT_FIELDS = {
     "players",
     "rounds",
     "gifts",
+    "adjustments",
 }
 TOURNAMENT_BODY_FIELDS = {
     "name",
@@ -67,6 +76,8 @@ TOURNAMENT_BODY_FIELDS = {
     "missed_round_points",
     "entry_fee_cents",
     "prize_plan",
+    "tie_breaks",
+    "finished_at",
 }
 PLAYER_FIELDS = {
     "name",
@@ -77,6 +88,7 @@ PLAYER_FIELDS = {
     "waiting",
     "fee",
     "fixed_table",
+    "carried",
 }
 ROUND_FIELDS = {
     "number",
@@ -122,6 +134,7 @@ class ArchivedPlayer:
     waiting: bool = False
     fee: str = "unpaid"
     fixed_table: int | None = None
+    carried: int = 0
 
 
 @dataclass(frozen=True)
@@ -151,6 +164,9 @@ class TournamentArchive:
     entry_fee_cents: int = 0
     prize_plan: dict[str, Any] = field(default_factory=dict)
     gifts: tuple[ArchivedGift, ...] = ()
+    tie_breaks: tuple[str, ...] = tuple(DEFAULT_TIE_BREAKS)
+    finished_at: datetime | None = None
+    adjustments: tuple[ArchivedAdjustment, ...] = ()
 
 
 def parse_tournament_archive(doc: Any) -> TournamentArchive:
@@ -186,6 +202,7 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
         _gift(entry, f"gifts[{i}]", checks)
         for i, entry in enumerate(checks.items(doc.get("gifts", []), "gifts", MAX_ARCHIVE_EVENTS))
     ]
+    outcome = results.read(doc, body, [p.name for p in players if p is not None], checks)
     checks.done()
     round_list = [
         _round(entry, f"rounds[{i}]", i + 1, checks) for i, entry in enumerate(round_entries)
@@ -206,6 +223,7 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
         round_list=tuple(r for r in round_list if r is not None),
         gifts=tuple(g for g in gifts if g is not None),
         **door,
+        **outcome,
     )
 
 
@@ -302,6 +320,7 @@ def _player(entry: Any, where: str, rounds: int, checks: Checks) -> ArchivedPlay
         waiting=_flag(checks, entry.get("waiting", False), f"{where}.waiting"),
         fee=fee,
         fixed_table=table,
+        carried=checks.number(entry.get("carried", 0), f"{where}.carried", 0, MAX_CUP_POINTS),
     )
 
 

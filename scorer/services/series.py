@@ -32,6 +32,7 @@ from scorer.domain import RuleError, cup
 from scorer.domain.limits import MAX_GROUP_NAME
 from scorer.domain.message import msg
 from scorer.domain.names import clean_name, same_name
+from scorer.domain.series_settings import series_settings
 from scorer.domain.tournament import drawn_order
 from scorer.domain.validation import whole_number_in
 from scorer.services import tournaments
@@ -39,9 +40,6 @@ from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Organiser, Series, Tournament, TournamentPlayer, utcnow
-
-MAX_BEST_OF = 100
-"""A cup counts at most this many results per player."""
 
 
 @unit_of_work
@@ -54,42 +52,14 @@ def create_series(
     final_carry: object = None,
     tie_breaks: object = None,
 ) -> Series:
-    errors: dict[str, Any] = {}
-    checks = {
-        "name": lambda: clean_name(name, "name", MAX_GROUP_NAME),
-        "cup_points": lambda: cup.cup_table_to_json(cup.cup_table_from_json(cup_points)),
-        "best_of": lambda: (
-            None
-            if best_of is None
-            else whole_number_in(best_of, "best_of", low=1, high=MAX_BEST_OF)
-        ),
-        "final_carry": lambda: cup.carry_from_json(final_carry),
-        "tie_breaks": lambda: list(
-            cup.DEFAULT_SERIES_TIE_BREAKS
-            if tie_breaks is None
-            else cup.check_series_tie_breaks(tie_breaks)
-        ),
-    }
-    values: dict[str, Any] = {}
-    for field, check in checks.items():
-        try:
-            values[field] = check()
-        except RuleError as exc:
-            errors.update(exc.fields)
-        except ValueError as exc:
-            errors[field] = [exc.args[0]]
-    if errors:
-        raise RuleError(errors)
-    carry = values["final_carry"]
-    series = Series(
-        organiser_id=organiser.id,
-        key=secrets.token_urlsafe(24),
-        name=values["name"],
-        cup_points=values["cup_points"],
-        best_of=values["best_of"],
-        final_carry=list(carry) if carry is not None else None,
-        tie_breaks=values["tie_breaks"],
+    values = series_settings(
+        name,
+        cup_points=cup_points,
+        best_of=best_of,
+        final_carry=final_carry,
+        tie_breaks=tie_breaks,
     )
+    series = Series(organiser_id=organiser.id, key=secrets.token_urlsafe(24), **values)
     db.session.add(series)
     db.session.flush()
     return series

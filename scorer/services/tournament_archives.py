@@ -10,7 +10,10 @@ not believed. What the door decided is carried as the file says it: the desk, th
 the fee and the prize plan, each player's club, check-in, place on the waiting list, fee
 and fixed table, each round's seating, the gifts to the charity pot. A no-show stays one
 (never seated: a table of the file that seats him refuses the file), a waiting player
-waits. Like the tables' service, these functions flush; the caller commits once.
+waits. The results too: the tie-breaks, each player's points carried into a cup's final,
+the director's adjustments (those taken back too) and the finish, after which the
+imported tournament takes no write, as a finished one (`director.finish`). Like the
+tables' service, these functions flush; the caller commits once.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from scorer.store.models import (
     CharityGift,
     Organiser,
     Tournament,
+    TournamentAdjustment,
     TournamentRound,
     TournamentTable,
     utcnow,
@@ -62,22 +66,12 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             "missed_round_points": tournament.missed_round_points,
             "entry_fee_cents": tournament.entry_fee_cents,
             "prize_plan": dict(tournament.prize_plan),
+            "tie_breaks": list(tournament.tie_breaks),
+            "finished_at": stamp(tournament.finished_at),
             # Informative: an import ranks the players again from the tables' hands.
             "standings": [asdict(s) for s in tournaments.tournament_standings(tournament)],
         },
-        "players": [
-            {
-                "name": p.name,
-                "joined_round": p.joined_round,
-                "withdrawn_after": p.withdrawn_after,
-                "club": p.club,
-                "checked_in": p.checked_in,
-                "waiting": p.waiting,
-                "fee": p.fee,
-                "fixed_table": p.fixed_table,
-            }
-            for p in tournament.players
-        ],
+        "players": players_archive(tournament),
         "rounds": [
             {
                 "number": r.number,
@@ -97,7 +91,41 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             {"giver": gift.giver, "cents": gift.cents, "at": stamp(gift.at)}
             for gift in tournament.gifts
         ],
+        "adjustments": adjustments_archive(tournament),
     }
+
+
+def players_archive(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each player with the door's say of him and his points carried into a final."""
+    return [
+        {
+            "name": p.name,
+            "joined_round": p.joined_round,
+            "withdrawn_after": p.withdrawn_after,
+            "club": p.club,
+            "checked_in": p.checked_in,
+            "waiting": p.waiting,
+            "fee": p.fee,
+            "fixed_table": p.fixed_table,
+            "carried": p.carried,
+        }
+        for p in tournament.players
+    ]
+
+
+def adjustments_archive(tournament: Tournament) -> list[dict[str, Any]]:
+    """The director's adjustments in the order made, those taken back too."""
+    return [
+        {
+            "player": a.player,
+            "points": a.points,
+            "reason": a.reason,
+            "by": a.by,
+            "at": stamp(a.at),
+            "taken_back_at": stamp(a.taken_back_at),
+        }
+        for a in tournament.adjustments
+    ]
 
 
 # --- a tournament read back -----------------------------------------------------------------------
@@ -109,6 +137,12 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
     its rounds, each table's hands recorded again; a round closes when its tables are done,
     as it did, or as the file says it was closed. A refusal leaves nothing behind."""
     begin_write()
+    return replay_tournament(organiser, archive)
+
+
+def replay_tournament(organiser: Organiser, archive: TournamentArchive) -> Tournament:
+    """`import_tournament` inside a write the caller began (a series' import, which makes
+    several tournaments in one unit of work)."""
     names = tournaments.parse_player_list([p.name for p in archive.players], registered=True)
     tournament = tournaments.create_tournament(
         organiser,
@@ -120,6 +154,7 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
         rounds=archive.rounds,
         players=names,
         deals_per_player=archive.deals_per_player,
+        tie_breaks=list(archive.tie_breaks),
         door=Door(
             check_in=archive.check_in,
             registration_open=archive.registration_open,
@@ -140,6 +175,7 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
         player.waiting = archived.waiting
         player.fee = archived.fee
         player.fixed_table = archived.fixed_table
+        player.carried = archived.carried
     for gift in archive.gifts:
         made = CharityGift(giver=gift.giver, cents=gift.cents)
         if gift.at is not None:
@@ -147,8 +183,39 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
         tournament.gifts.append(made)
     for archived_round in archive.round_list:
         _import_round(tournament, archived_round)
+    _import_results(tournament, archive)
     db.session.flush()
     return tournament
+
+
+def _import_results(tournament: Tournament, archive: TournamentArchive) -> None:
+    """The director's adjustments as they were (those taken back too), then the finish
+    as the file says it, on the terms of `director.finish`: every round drawn is closed."""
+    for archived in archive.adjustments:
+        made = TournamentAdjustment(
+            player=archived.player,
+            points=archived.points,
+            reason=archived.reason,
+            by=archived.by,
+            taken_back_at=archived.taken_back_at,
+        )
+        if archived.at is not None:
+            made.at = archived.at
+        tournament.adjustments.append(made)
+    if archive.finished_at is None:
+        return
+    open_round = next((r for r in tournament.round_list if not r.closed), None)
+    if open_round is not None:
+        raise RuleError.one(
+            "tournament.finished_at",
+            msg(
+                "round %(number)s is not closed yet: close it before the tournament ends",
+                number=open_round.number,
+            ),
+        )
+    if not tournament.round_list:
+        raise RuleError.one("tournament.finished_at", msg("no round has been played yet"))
+    tournament.finished_at = archive.finished_at
 
 
 def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
