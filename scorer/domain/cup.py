@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
+from scorer.domain.places import shared, tied
 
 MAX_CUP_POINTS = 10_000
 """Cup points of one place, and the points carried into a final by one series place."""
@@ -184,10 +185,10 @@ def cup_points(
     points in `order` (smallest first). Every player gets an entry."""
     field_size = len(places)
     result: dict[str, int] = {}
-    for first, players in _tied(places):
+    for first, players in tied(places):
         occupied = range(first, first + len(players))
         total = sum(table.for_place(place, field_size) for place in occupied)
-        result.update(_shared(total, players, order))
+        result.update(shared(total, players, order))
     return {name: result[name] for _, name in places}
 
 
@@ -200,34 +201,12 @@ def carried_points(
     if any(points < 0 for points in carry):
         raise ValueError("a carry is never negative")
     result: dict[str, int] = {}
-    for first, players in _tied([(line.place, line.player) for line in standings]):
+    for first, players in tied([(line.place, line.player) for line in standings]):
         occupied = carry[first - 1 : first - 1 + len(players)]
         if not occupied:
             break  # this tie and every one after it is beyond the carry
-        result.update(_shared(sum(occupied), players, order))
+        result.update(shared(sum(occupied), players, order))
     return result
-
-
-def _shared(total: int, players: list[str], order: Callable[[str], int]) -> dict[str, int]:
-    """`total` shared equally among `players`, the odd points one each in `order`."""
-    share, odd = divmod(total, len(players))
-    lucky = set(sorted(players, key=lambda name: (order(name), name))[:odd])
-    return {name: share + int(name in lucky) for name in players}
-
-
-def _tied(places: Sequence[tuple[int, str]]) -> list[tuple[int, list[str]]]:
-    """The standings as (place, players sharing it), checked: 1, 2, 2, 4, nobody twice."""
-    if len({player for _, player in places}) != len(places):
-        raise ValueError("a player is listed twice in the standings")
-    groups: list[tuple[int, list[str]]] = []
-    for position, (place, player) in enumerate(places, start=1):
-        if groups and groups[-1][0] == place:
-            groups[-1][1].append(player)
-        elif place == position:
-            groups.append((place, [player]))
-        else:
-            raise ValueError(f"place {place} listed {position}.: places go 1, 2, 2, 4")
-    return groups
 
 
 # --- the series -----------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from scorer.domain.limits import MAX_ENTRY_FEE_CENTS, MAX_TOURNAMENT_PLAYERS
 from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
 from scorer.domain.names import clean_name
+from scorer.domain.places import in_order, shared, tied
 
 FEES = ("unpaid", "paid", "waived")
 """What a player's entry fee can be: owed, paid in cash at the desk, or waived."""
@@ -247,35 +248,18 @@ def prizes_for(
     if pool_cents < 0:
         raise ValueError("a prize pool is never negative")
     result: list[Prize] = []
-    for first, players in _tied(places):
+    for first, players in tied(places):
         occupied = plan.places[first - 1 : first - 1 + len(players)]
         if not occupied:
             break  # this tie and every one after it is beyond the prize places
-        share, odd = divmod(sum(place_cents(p, pool_cents) for p in occupied), len(players))
-        in_order = sorted(players, key=lambda name: (odd_cents_order(name), name))
-        lucky = set(in_order[:odd])
+        cents = shared(sum(place_cents(p, pool_cents) for p in occupied), players, odd_cents_order)
         goods = [place.goods for place in occupied if place.goods is not None]
-        given = dict(zip(in_order, goods, strict=False))  # at most one each, maybe fewer
+        given = dict(zip(in_order(players, odd_cents_order), goods, strict=False))  # maybe fewer
         result.extend(
-            Prize(first, name, share + int(name in lucky), (given[name],) if name in given else ())
+            Prize(first, name, cents[name], (given[name],) if name in given else ())
             for name in players
         )
     return result
-
-
-def _tied(places: Sequence[tuple[int, str]]) -> list[tuple[int, list[str]]]:
-    """The standings as (place, players sharing it), checked: 1, 2, 2, 4, nobody twice."""
-    if len({player for _, player in places}) != len(places):
-        raise ValueError("a player is listed twice in the standings")
-    groups: list[tuple[int, list[str]]] = []
-    for position, (place, player) in enumerate(places, start=1):
-        if groups and groups[-1][0] == place:
-            groups[-1][1].append(player)
-        elif place == position:
-            groups.append((place, [player]))
-        else:
-            raise ValueError(f"place {place} listed {position}.: places go 1, 2, 2, 4")
-    return groups
 
 
 def settle_cash(
