@@ -39,6 +39,7 @@ from scorer.services import tournaments
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
+from scorer.store.locks import lock_one
 from scorer.store.models import Organiser, Series, Tournament, TournamentPlayer, utcnow
 
 
@@ -66,10 +67,12 @@ def create_series(
 
 
 def own_series(organiser: Organiser, series_id: object) -> Series:
-    """The organiser's series `series_id` (a tournament's "series" as sent)."""
+    """The organiser's series `series_id` (a tournament's "series" as sent), locked until
+    the write commits: two finals made at once see each other (`check_final`)."""
     series_id = whole_number_in(series_id, "series", low=1, high=2**31 - 1)
-    series = db.session.get(Series, series_id)
-    if series is None or series.organiser_id != organiser.id:
+    organiser_id = organiser.id
+    series = lock_one(Series, Series.id == series_id)
+    if series is None or series.organiser_id != organiser_id:
         raise RuleError.one("series", msg("no such series"))
     return series
 
@@ -162,7 +165,10 @@ def spellings(series: Series) -> dict[str, list[int]]:
 def rename(series: Series, old: str, new: str, *, by: str) -> dict[str, Any]:
     """One person under a new name in the series (a rename), or two spellings as one
     person (a merge, when `new` played too); kept in the series' log of names. Refused
-    where both spellings played the same tournament: they are two people."""
+    where both spellings played the same tournament: they are two people. The series is
+    locked first, so two renames at once both land in its log."""
+    series_id = series.id
+    series = lock_one(Series, Series.id == series_id) or series
     errors: dict[str, Any] = {}
     try:
         new = clean_name(new, "into", MAX_GROUP_NAME)

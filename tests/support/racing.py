@@ -24,6 +24,7 @@ from scorer.store.models import (
     CharityGift,
     HandRecord,
     Organiser,
+    Series,
     Tournament,
     TournamentAdjustment,
     TournamentLog,
@@ -135,7 +136,7 @@ def organiser_headers(email: str, password: str) -> dict[str, str]:
 
 
 def clear_organisers(checker) -> None:
-    """Every organiser and tournament removed: the next sign-up is the first again."""
+    """Every organiser, series and tournament removed: the next sign-up is the first again."""
     with checker.app_context():
         for model in (
             CharityGift,
@@ -145,6 +146,7 @@ def clear_organisers(checker) -> None:
             TournamentRound,
             TournamentPlayer,
             Tournament,
+            Series,
             Organiser,
         ):
             db.session.execute(delete(model))
