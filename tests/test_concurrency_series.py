@@ -60,8 +60,8 @@ def test_two_renames_at_once_both_land_in_the_log(servers, checker):
         new_tournament(one, f"Turnier {attempt}", series=series_id)
         names = f"/api/v1/series/{series_id}/names"
         a, b = race(
-            lambda: call(one, "POST", names, {"from": "Anna", "into": "Anna Maier"}, AUTH),
-            lambda: call(two, "POST", names, {"from": "Bert", "into": "Bert Huber"}, AUTH),
+            lambda n=names: call(one, "POST", n, {"from": "Anna", "into": "Anna Maier"}, AUTH),
+            lambda n=names: call(two, "POST", n, {"from": "Bert", "into": "Bert Huber"}, AUTH),
         )
         assert (a[0], b[0]) == (201, 201), (attempt, a, b)
         log, _ = stored_series(checker, series_id)
@@ -90,8 +90,8 @@ def test_two_finals_of_one_series_at_once_make_one(servers, checker):
             before = db.session.query(Tournament).count()
             db.session.remove()
         answers = race(
-            lambda: call(one, "POST", "/api/v1/tournaments", body, AUTH),
-            lambda: call(two, "POST", "/api/v1/tournaments", body, AUTH),
+            lambda b=body: call(one, "POST", "/api/v1/tournaments", b, AUTH),
+            lambda b=body: call(two, "POST", "/api/v1/tournaments", b, AUTH),
         )
         assert sorted(status for status, _ in answers) == [201, 409], (attempt, answers)
         _, finals = stored_series(checker, series_id)
@@ -112,15 +112,19 @@ def test_two_gifts_and_two_door_settings_at_once(servers, checker):
         tid = new_tournament(one, f"Spende {attempt}")
         base = f"/api/v1/tournaments/{tid}"
         gifts = race(
-            lambda: call(one, "POST", f"{base}/charity", {"giver": "Wirt", "cents": 5000}, AUTH),
-            lambda: call(two, "POST", f"{base}/charity", {"giver": "Bank", "cents": 2550}, AUTH),
+            lambda b=base: call(
+                one, "POST", f"{b}/charity", {"giver": "Wirt", "cents": 5000}, AUTH
+            ),
+            lambda b=base: call(
+                two, "POST", f"{b}/charity", {"giver": "Bank", "cents": 2550}, AUTH
+            ),
         )
         assert [status for status, _ in gifts] == [201, 201], (attempt, gifts)
         status, cash = call(one, "GET", f"{base}/cash", None, AUTH)
         assert status == 200 and cash["charity_cents"] == 7550, (attempt, cash)
         settings = race(
-            lambda: call(one, "POST", f"{base}/registration", {"open": True}, AUTH),
-            lambda: call(two, "POST", f"{base}/registration", {"open": False, "cap": 40}, AUTH),
+            lambda b=base: call(one, "POST", f"{b}/registration", {"open": True}, AUTH),
+            lambda b=base: call(two, "POST", f"{b}/registration", {"open": False, "cap": 40}, AUTH),
         )
         assert [status for status, _ in settings] == [204, 204], (attempt, settings)
         with checker.app_context():
@@ -129,6 +133,7 @@ def test_two_gifts_and_two_door_settings_at_once(servers, checker):
             db.session.remove()
         # Each device sent the whole setting: the later one decides, never a mixture.
         assert stored in ((True, None), (False, 40)), (attempt, stored)
+
 
 def test_two_draws_by_standings_at_once_draw_one_round(servers, checker):
     """The next round seated by standings, drawn from two devices at once: one 201, one
@@ -142,8 +147,8 @@ def test_two_draws_by_standings_at_once_draw_one_round(servers, checker):
         assert call(one, "POST", f"{base}/rounds", {}, AUTH)[0] == 201
         assert call(one, "POST", f"{base}/rounds/1/close", {}, AUTH)[0] == 200
         answers = race(
-            lambda: call(one, "POST", f"{base}/rounds", {"seating": "standings"}, AUTH),
-            lambda: call(two, "POST", f"{base}/rounds", {"seating": "standings"}, AUTH),
+            lambda b=base: call(one, "POST", f"{b}/rounds", {"seating": "standings"}, AUTH),
+            lambda b=base: call(two, "POST", f"{b}/rounds", {"seating": "standings"}, AUTH),
         )
         statuses = sorted(status for status, _ in answers)
         assert statuses[0] == 201 and statuses[1] in (409, 422), (attempt, answers)
