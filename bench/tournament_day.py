@@ -1,11 +1,23 @@
-"""Benchmark: a 200-player tournament day on the real server, 50 tablets, 200 spectators.
+"""Benchmark: a tournament day on the real server (200 players, 50 tablets and 200
+spectators unless told; up to 1,500 players, on as few cores as told).
 
 Do the tablets' hands stay quick while hundreds of spectators watch the standings, how soon
 do the standings show a hand, and do they cost as much at the 3,000th hand as at the first?
 The tables enter hands many times faster than real ones (every 2 s, not every minute or two).
 
     .venv/bin/python bench/tournament_day.py [--seconds 60] [--spectators 100,200]
-        [--tablets 50] [--pg-throwaway] [--skip-sqlite]
+        [--players 200] [--tablets N] [--cores K] [--pg-throwaway] [--skip-sqlite]
+
+    # the record event on one core, and three times it on two:
+    .venv/bin/python bench/tournament_day.py --players 500 --spectators 500 --cores 1 --pg-throwaway
+    .venv/bin/python bench/tournament_day.py --players 1500 --spectators 1500 --pg-throwaway
+
+`--cores K` pins the server (gunicorn and its workers, and a throwaway PostgreSQL) to the
+first K CPUs with `os.sched_setaffinity` and the devices (this script's threads) to the
+others, as `taskset -c 0` would; without it, or with K = every CPU, both share them all.
+The server's processes count the cores they may use (`scorer.serve.workers_for`), so on
+PostgreSQL one core gives two worker processes. The server's memory (RSS and PSS of each
+of its processes; PostgreSQL's apart) is printed at the start and at the end of the run.
 
 It starts `python -m scorer.serve` (what `make run` starts: gunicorn with its worker class,
 threads and access log) on 127.0.0.1 through `tests/support/servers.py`: always on a SQLite file in
@@ -15,10 +27,10 @@ PostgreSQL). Every request goes to 127.0.0.1; rate limits are off, as in the tes
 device here shares one address).
 
 On each database an organiser is made in-process (`create_organiser`, as a fresh server's
-sign-up would), then over the API with HTTP Basic auth a 200-player tournament
+sign-up would), then over the API with HTTP Basic auth a `--players` tournament
 (haferltarock, parlett-units, 4 rounds, each player dealing 20 times a round: 80 hands at a
-table of four, so no table finishes during a run) and its first round: 50 tables of four,
-the dealer sitting out. Then, one after another:
+table of four, so no table finishes during a run) and its first round: tables of four
+(with 200 players, 50), the dealer sitting out. Then, one after another:
 
 1. warm-up (20 × `GET /api/v1/games`, not counted), then the anchor: `--tablets` threads ×
    20 × `GET /api/v1/games` on new connections, as fast as they go (what this machine
@@ -117,13 +129,14 @@ from load import (  # noqa: E402
 )
 from watchers import server_cpu_seconds  # noqa: E402
 
+from scorer.domain.limits import MAX_TOURNAMENT_PLAYERS  # noqa: E402
 from tests.support.servers import LOOPBACK, call, migrate_fresh, start_server  # noqa: E402
 
 PLAYERS = 200
+"""The field unless `--players` says (3..1,500, `MAX_TOURNAMENT_PLAYERS`)."""
 ROUNDS = 4
 DEALS = 20
 """Each player deals 20 times a round: 80 hands at a table of four, more than a run sends."""
-TABLES = PLAYERS // 4
 EMAIL, PASSWORD = "turnier@example.org", "bench-password"
 ANCHOR_PER_THREAD = 20
 PACE_S = 2.0
@@ -143,6 +156,8 @@ HAND_P95_TARGET_MS = 100.0
 STANDINGS_P95_TARGET_MS = 100.0
 SHOWN_TARGET_S = 2.0
 IDLE_GROWTH_TARGET = 2.0
+MEMORY_TARGET_MB = 300
+"""The server's processes together (RSS), at the start and at the end."""
 BROWSER = {"Accept-Encoding": "gzip, deflate"}
 """What Chromium asks for over plain http."""
 POT = "pot"
@@ -276,7 +291,7 @@ class Tournament:
         return any(all(totals.get(p) == t.get(p, 0) for p in table.players) for t in afters)
 
 
-def open_tournament(port: int) -> tuple[str, list[dict[str, Any]]]:
+def open_tournament(port: int, players: int) -> tuple[str, list[dict[str, Any]]]:
     """The tournament and its first round, over the API as the organiser; returns the
     public key and the round's tables."""
     token = base64.b64encode(f"{EMAIL}:{PASSWORD}".encode()).decode()
@@ -288,7 +303,7 @@ def open_tournament(port: int) -> tuple[str, list[dict[str, Any]]]:
         "system": "parlett-units",
         "rounds": ROUNDS,
         "deals_per_player": DEALS,
-        "players": [f"Spieler {n:03d}" for n in range(1, PLAYERS + 1)],
+        "players": [f"Spieler {n:0{len(str(players))}d}" for n in range(1, players + 1)],
     }
     status, tournament = call(port, "POST", "/api/v1/tournaments", body, auth)
     if status != 201:
@@ -608,7 +623,7 @@ def check_all(tournament: Tournament, url: str) -> tuple[list[str], int, int]:
     else:
         shown = {line["player"]: line["total"] for line in body}
         wrong = [p for p in shown if shown[p] != sums.get(p, 0)]
-        if wrong or len(shown) != PLAYERS:
+        if wrong or len(shown) != sum(len(t.players) for t in tables):
             problems.append(
                 f"standings JSON: {len(shown)} players, {len(wrong)} totals differ from the "
                 f"sums of the tables' balances (e.g. {wrong[:3]})"
@@ -720,22 +735,110 @@ def idle_line(label: str, cost: dict[str, Any]) -> str:
     return f"  standings, idle, {label} ({cost['hands']}): " + "; ".join(parts)
 
 
-def run_database(label: str, url: str, args: argparse.Namespace, log: Path) -> bool:
+@dataclass(frozen=True)
+class Cores:
+    """Where the server runs and where the load runs (`--cores`): the server (and a
+    throwaway PostgreSQL) on the first `--cores` CPUs, the devices on the others; all on
+    every CPU when there are no others."""
+
+    server: frozenset[int]
+    load: frozenset[int]
+
+    @classmethod
+    def split(cls, cores: int | None) -> Cores:
+        every = sorted(os.sched_getaffinity(0))
+        if cores is None or cores >= len(every):
+            return cls(frozenset(every), frozenset(every))
+        return cls(frozenset(every[:cores]), frozenset(every[cores:]))
+
+    def describe(self) -> str:
+        if self.server == self.load:
+            return f"server and load share CPUs {sorted(self.server)}"
+        return f"server on CPU {sorted(self.server)}, load on CPU {sorted(self.load)}"
+
+
+def group_processes(group: int) -> list[int]:
+    """The live processes of process group `group` (the server's: gunicorn and workers)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def postgres_processes(url: str) -> list[int]:
+    """A throwaway PostgreSQL's processes: the postmaster started with its port, and its
+    children."""
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    postmaster = None
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        pid = int(stat.parent.name)
+        try:
+            parents[pid] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            argv = (stat.parent / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv[0].endswith(b"postgres") and f"-p {port}".encode() in b" ".join(argv):
+            postmaster = pid
+    if postmaster is None:
+        return []
+    return [postmaster, *sorted(pid for pid, parent in parents.items() if parent == postmaster)]
+
+
+def memory_kb(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) of a process in kB: PSS shares each shared page among the processes
+    that map it, so PSS adds up across processes and RSS does not."""
+    try:
+        rss = pss = 0
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Rss:"):
+                rss = int(line.split()[1])
+            elif line.startswith("Pss:"):
+                pss = int(line.split()[1])
+        return rss, pss
+    except OSError:
+        return 0, 0
+
+
+def memory_line(label: str, pids: list[int], *, target: bool = True) -> str:
+    sizes = [(pid, *memory_kb(pid)) for pid in pids]
+    each = ", ".join(f"{pid}: {rss / 1024:.0f}" for pid, rss, _ in sizes)
+    rss_sum = sum(rss for _, rss, _ in sizes) / 1024
+    pss_sum = sum(pss for _, _, pss in sizes) / 1024
+    goal = f"; < {MEMORY_TARGET_MB} MB: {mark(rss_sum < MEMORY_TARGET_MB)}" if target else ""
+    return (
+        f"  memory, {label}: {len(sizes)} processes, RSS {rss_sum:.0f} MB in all (PSS "
+        f"{pss_sum:.0f} MB{goal}); RSS MB by pid: {each}"
+    )
+
+
+def run_database(label: str, url: str, args: argparse.Namespace, log: Path, cores: Cores) -> bool:
     """Everything on one database; returns whether every integrity check passed."""
     with contextlib.redirect_stderr(io.StringIO()):  # Alembic's INFO lines
         migrate_fresh(url)
     make_organiser(url)
     workers = None if url.startswith("sqlite") else postgres_workers()
+    os.sched_setaffinity(0, cores.server)  # the server's processes inherit it
     server = start_server(url, log, workers)
+    os.sched_setaffinity(0, cores.load)  # this thread, and the devices' threads it starts
     try:
         port = server.port
+        pinned = sorted(
+            set().union(*(os.sched_getaffinity(p) for p in group_processes(server.process.pid)))
+        )
+        print(f"\n{label}: {cores.describe()} (the server's processes on {pinned})")
         for _ in range(20):  # warm-up, not counted
             call(port, "GET", "/api/v1/games")
-        key, tables = open_tournament(port)
+        key, tables = open_tournament(port, args.players)
         tournament = Tournament(port, server.process.pid, key, tables)
         sizes = Counter(len(t.players) for t in tournament.tables)
         print(
-            f"\n{label}: {PLAYERS} players at "
+            f"  {args.players} players at "
             + ", ".join(f"{n} tables of {size}" for size, n in sorted(sizes.items()))
             + f", {args.tablets} tablets"
         )
@@ -748,6 +851,10 @@ def run_database(label: str, url: str, args: argparse.Namespace, log: Path) -> b
         )
         start = idle_cost(tournament, args.tablets)
         print(idle_line("at the start", start))
+        database = postgres_processes(url) if not url.startswith("sqlite") else []
+        print(memory_line("the server at the start", group_processes(server.process.pid)))
+        if database:
+            print(memory_line("PostgreSQL at the start", database, target=False))
         targets: list[str] = []
         errors_free = not games.server_errors and not games.connection_errors
         for spectators in args.spectators:
@@ -758,6 +865,9 @@ def run_database(label: str, url: str, args: argparse.Namespace, log: Path) -> b
             errors_free = errors_free and clean
         end = idle_cost(tournament, args.tablets + IDLE_SAMPLES)
         print(idle_line("at the end", end))
+        print(memory_line("the server at the end", group_processes(server.process.pid)))
+        if database:
+            print(memory_line("PostgreSQL at the end", postgres_processes(url), target=False))
         growth = {name: end[name][0] / start[name][0] for name in ("json", "page")}
         targets.append(
             f"idle cost growth (median, end ÷ start): JSON {growth['json']:.2f}×, page "
@@ -774,6 +884,7 @@ def run_database(label: str, url: str, args: argparse.Namespace, log: Path) -> b
         targets.append(f"every acknowledged hand stored: {mark(not problems and not lost)}")
     finally:
         server.stop()
+        os.sched_setaffinity(0, cores.server)  # the next database's server starts from here
     log_errors = server_log_errors(log)
     if log_errors:
         print(f"  server log: {len(log_errors)} error line(s), first ones:")
@@ -806,7 +917,19 @@ def main() -> int:
         help="spectators of each leg, one leg per count (100,200)",
     )
     parser.add_argument(
-        "--tablets", type=int, default=TABLES, help=f"tablets, one per table (≤ {TABLES}; {TABLES})"
+        "--players",
+        type=int,
+        default=PLAYERS,
+        help=f"the field, 8..{MAX_TOURNAMENT_PLAYERS} ({PLAYERS})",
+    )
+    parser.add_argument(
+        "--tablets", type=int, help="tablets, one per table (default: one at every table)"
+    )
+    parser.add_argument(
+        "--cores",
+        type=int,
+        help="CPUs for the server (and a throwaway PostgreSQL), the load on the others "
+        "(default: all CPUs for both)",
     )
     parser.add_argument(
         "--pg-throwaway",
@@ -815,15 +938,21 @@ def main() -> int:
     )
     parser.add_argument("--skip-sqlite", action="store_true", help="run on PostgreSQL only")
     args = parser.parse_args()
-    if not 1 <= args.tablets <= TABLES:
-        parser.error(f"--tablets must be 1..{TABLES}")
+    if not 8 <= args.players <= MAX_TOURNAMENT_PLAYERS:
+        parser.error(f"--players must be 8..{MAX_TOURNAMENT_PLAYERS}")
+    tables = args.players // 4
+    args.tablets = tables if args.tablets is None else args.tablets
+    if not 1 <= args.tablets <= tables:
+        parser.error(f"--tablets must be 1..{tables} (one per table)")
+    if args.cores is not None and not 1 <= args.cores <= len(os.sched_getaffinity(0)):
+        parser.error(f"--cores must be 1..{len(os.sched_getaffinity(0))}")
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
     if args.skip_sqlite and not args.pg_throwaway:
         parser.error("--skip-sqlite leaves nothing to run without --pg-throwaway")
 
     print(
-        f"Tournament day: {PLAYERS} players, {args.tablets} tablets at a hand every "
+        f"Tournament day: {args.players} players, {args.tablets} tablets at a hand every "
         f"{PACE_S:.0f} s each; {', '.join(map(str, args.spectators))} spectators on the "
         f"standings page and {PROJECTORS} projectors on its JSON, every {POLL_S:.0f} s; "
         f"{args.seconds:g} s a leg. {os.cpu_count()} CPUs, Python {platform.python_version()}."
@@ -834,15 +963,19 @@ def main() -> int:
         f"standings at the end within {IDLE_GROWTH_TARGET:.0f}× of the start; 0 errors; every "
         "acknowledged hand stored. Nothing is asserted."
     )
+    cores = Cores.split(args.cores)
+    print(f"CPUs: {cores.describe()}.")
+    os.sched_setaffinity(0, cores.server)  # a throwaway PostgreSQL starts from here
     ok = True
     with tempfile.TemporaryDirectory(prefix="haferl-day-") as tmp:
         if not args.skip_sqlite:
             url = f"sqlite:///{Path(tmp) / 'day.sqlite3'}"
-            ok &= run_database("SQLite (1 process)", url, args, Path(tmp) / "sqlite.log")
+            log = Path(tmp) / "sqlite.log"
+            ok &= run_database("SQLite (1 process)", url, args, log, cores)
         if args.pg_throwaway:
             with throwaway_postgres() as url:
                 label = f"PostgreSQL ({postgres_workers()} processes), throwaway"
-                ok &= run_database(label, url, args, Path(tmp) / "postgres.log")
+                ok &= run_database(label, url, args, Path(tmp) / "postgres.log", cores)
     print("\nintegrity: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1
 

@@ -57,10 +57,11 @@ CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 
 def workers_for(sqlite: bool, workers: int | None = None) -> int:
     """Server processes: one on SQLite (one writer at a time anyway), cores + 1 (at most 8)
-    on PostgreSQL, unless `workers` says."""
+    on PostgreSQL, unless `workers` says. The cores are those this process may run on (a
+    server pinned with `taskset` to one core of four has one)."""
     if workers is not None:
         return workers
-    return WORKERS_SQLITE if sqlite else min((os.cpu_count() or 1) + 1, 8)
+    return WORKERS_SQLITE if sqlite else min(len(os.sched_getaffinity(0)) + 1, 8)
 
 
 def gunicorn_argv() -> list[str]:

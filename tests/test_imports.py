@@ -48,3 +48,17 @@ def test_the_domain_imports_without_flask_or_sqlalchemy():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]", result.stdout
+
+
+def test_the_server_never_imports_weasyprint():
+    """WeasyPrint (40 MB and half a second) is loaded only by the renderer's child process
+    (`scorer/reports/renderer.py`): the app and its papers import without it."""
+    code = (
+        "import sys, scorer.app, scorer.reports.pdf, scorer.reports.printing\n"
+        "print(sorted(n for n in sys.modules if n.split('.')[0] == 'weasyprint'))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]", result.stdout

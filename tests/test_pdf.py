@@ -15,7 +15,7 @@ from scorer.domain.scoring import BIDS, SUITS
 from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
 from scorer.reports.paper import Clock
 from scorer.reports.pdf import render_pdf, sheet_context
-from scorer.reports.weasy import StaticFetcher
+from scorer.reports.renderer import StaticFetcher
 from scorer.services import table_ledger, tables
 from scorer.store.database import db
 from tests.support.languages import german_euros
