@@ -192,6 +192,18 @@ def test_a_tournament_made_with_its_players_has_them_all_present_as_before(clien
     assert late["checked_in"] is True
 
 
+def test_a_list_with_a_desk_is_the_registrations_and_nobody_is_present_yet(client, auth):
+    """The registrations brought along (`"check_in": true` with the list): the desk checks
+    them in as they come, and only who came is drawn."""
+    t = created(client, auth, ["Anna", "Bert", "Cilli", "Done", "Emil"], check_in=True)
+    assert t["check_in"] is True
+    assert [p["checked_in"] for p in t["players"]] == [False] * 5
+    for name in ["Anna", "Bert", "Cilli", "Done"]:
+        assert check_in(client, auth, t["id"], name).status_code == 200
+    seated = {n for table in draw(client, auth, t["id"])["tables"] for n in table["players"]}
+    assert seated == {"Anna", "Bert", "Cilli", "Done"}
+
+
 # --- the pages ---------------------------------------------------------------------------
 
 

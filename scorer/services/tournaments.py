@@ -171,7 +171,8 @@ def create_tournament(
         series_id=series.id if series is not None else None,
         final=final,
     )
-    tournament.players = [TournamentPlayer(name=n) for n in players]
+    # A list with a desk (`check_in` asked for) is a registration list: nobody is here yet.
+    tournament.players = [TournamentPlayer(name=n, checked_in=not door.check_in) for n in players]
     db.session.add(tournament)
     db.session.flush()
     return tournament
