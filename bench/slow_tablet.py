@@ -388,7 +388,7 @@ def report_bytes(responses: Responses) -> None:
     print(
         f"  {'everything':<11} {len(everything):3d} files  "
         f"{sum(r['wire'] for r in everything) / 1000:7.1f} kB transferred "
-        f"(the HTML, images, the first live polls too)"
+        f"(the HTML, the images and the rest of the load)"
     )
 
 
