@@ -54,8 +54,9 @@ on the page's own CDP session), and for the page loads the Wi-Fi profile "1.5 Mb
 Printed: each figure with p50/p95/max (the loads: median and max), its target beside it and
 "met" or "missed": tap to "eingetragen" p95 < 100 ms, the preview p95 < 150 ms, the page
 usable < 1 s in every load with 4× CPU and the Wi-Fi profile. The bytes have no target.
-This machine runs the server and the browser on the same CPUs; its figures are those of
-one run. Timings are never asserted; the exit status is non-zero only when a hand was not
+This machine runs the server and the browser on the same CPUs (its load average is printed
+at the start and the end: other work on it shows in every figure); its figures are those
+of one run. Timings are never asserted; the exit status is non-zero only when a hand was not
 stored or the page raised a script error.
 """
 
@@ -445,8 +446,8 @@ def main() -> int:
     print(
         f"Slow tablet: the table page in Chromium (headless, {VIEWPORT['width']}×"
         f"{VIEWPORT['height']}, touch, de-DE) at http://{HOST}:<port> (not a secure context); "
-        f"{os.cpu_count()} CPUs, Python {platform.python_version()}, the server and the "
-        "browser on the same machine."
+        f"{os.cpu_count()} CPUs (load average {os.getloadavg()[0]:.1f}), Python "
+        f"{platform.python_version()}, the server and the browser on the same machine."
     )
     print(
         f"Wi-Fi profile: {WIFI['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, "
@@ -502,6 +503,7 @@ def main() -> int:
         errors = [line for line in log.splitlines() if re.search(r"\b(ERROR|Traceback)\b", line)]
         if errors:
             problems.append(f"server log: {len(errors)} error line(s), first: {errors[0][:160]}")
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f} (1 min)")
     print("\nchecks: " + ("ok (every hand stored, no script errors)" if not problems else "FAILED"))
     for problem in problems[:10]:
         print(f"  {problem}")
