@@ -34,11 +34,11 @@ function enqueue() {
   const hands = queue.load();
   hands.push({ id: newKey(), number, fields, summary: summary(form) });
   queue.store(hands);
+  send();  // on its way first: the form is cleared while the server answers
   clearForm(form);
   hint();  // the preview was of the hand now waiting
   advance(form, number + 1);
   focusForm(form);
-  send();
 }
 
 // The player chose in a panel (conflict.js).

@@ -27,6 +27,9 @@ export function start(form) {
   function changed() {
     applyContract(form);
     if (!previewUrl || !preview) return;
+    // Asked at once, and only the latest answer shown: a pause for the next digit would
+    // be waited after the last digit too (150 ms of it did, on every hand). The timer only
+    // joins what one tap fires (a choice's input and change) into one question.
     clearTimeout(timer);
     timer = setTimeout(() => {
       const mine = ++asked;  // only the latest answer
@@ -34,7 +37,7 @@ export function start(form) {
         .then((r) => (r.ok ? r.text() : r.status >= 500 ? null : ""))
         .then((html) => { if (mine === asked) show(html === null ? offline() : html); })
         .catch(() => { if (mine === asked) show(offline()); });
-    }, 150);
+    }, 0);
   }
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
