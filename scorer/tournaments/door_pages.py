@@ -4,9 +4,12 @@ at the door, with the desk's code)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
 
 from scorer.domain import RuleError
 from scorer.extensions import PDFS, desk, limiter, rate_limits_off
@@ -17,6 +20,7 @@ from scorer.services import cash, registration
 from scorer.services import series as cups
 from scorer.services import tournaments as ops
 from scorer.store.errors import NotFound
+from scorer.store.models import Tournament, TournamentPlayer
 from scorer.tournaments.blueprint import bp
 from scorer.tournaments.forms import PhoneCheckInForm, PlayerForm, RegisterForm
 from scorer.tournaments.routes import own, pdf_response
@@ -122,32 +126,14 @@ def register_page(key: str):
     """Players sign themselves up while registration is open."""
     tournament = public(key)
     form = RegisterForm()
-    status = 200
-    if request.method == "POST":
-        tournament = ops.get_tournament(tournament.organiser, tournament.id, for_write=True)
-        if form.validate():
-            try:
-                player = registration.register(
-                    tournament, form.name.data, form.club.data, by_self=True
-                )
-            except RuleError as exc:
-                attach_errors(form, exc)
-                status = 422
-            except ops.TournamentError as exc:
-                form.form_errors.append(say_error(exc))
-                status = 409
-            else:
-                return render_template(
-                    "tournaments/registered.html", tournament=tournament, player=player
-                )
-        else:
-            status = 422
-    return render_template(
-        "tournaments/register.html",
-        tournament=tournament,
-        form=form,
-        taken=len(registration.in_field(tournament)),
-    ), status
+    return public_write(
+        tournament,
+        form,
+        lambda t: registration.register(t, form.name.data, form.club.data, by_self=True),
+        page="tournaments/register.html",
+        done="tournaments/registered.html",
+        taken=lambda t: len(registration.in_field(t)),
+    )
 
 
 @bp.route("/turnier/<key>/da", methods=["GET", "POST"], endpoint="phone_check_in")
@@ -156,12 +142,34 @@ def phone_check_in_page(key: str):
     """A player checks himself in on his phone with the code shown at the door."""
     tournament = public(key)
     form = PhoneCheckInForm()
+    return public_write(
+        tournament,
+        form,
+        lambda t: registration.check_in_by_phone(t, form.name.data, form.code.data),
+        page="tournaments/phone_check_in.html",
+        done="tournaments/checked_in.html",
+    )
+
+
+def public_write(
+    tournament: Tournament,
+    form: FlaskForm,
+    write: Callable[[Tournament], TournamentPlayer],
+    *,
+    page: str,
+    done: str,
+    **shown: Callable[[Tournament], object],
+):
+    """A player's own form on a public page: shown on GET; on POST the tournament is locked
+    and `write` runs, its player shown on `done`, or the form again with the refusal (422
+    for the fields, 409 for the tournament's state, 404 for an unknown name). `shown`: more
+    for the page, each worked out from the tournament."""
     status = 200
     if request.method == "POST":
         tournament = ops.get_tournament(tournament.organiser, tournament.id, for_write=True)
         if form.validate():
             try:
-                player = registration.check_in_by_phone(tournament, form.name.data, form.code.data)
+                player = write(tournament)
             except RuleError as exc:
                 attach_errors(form, exc)
                 status = 422
@@ -169,14 +177,11 @@ def phone_check_in_page(key: str):
                 form.form_errors.append(say_error(exc))
                 status = 409 if isinstance(exc, ops.TournamentError) else 404
             else:
-                return render_template(
-                    "tournaments/checked_in.html", tournament=tournament, player=player
-                )
+                return render_template(done, tournament=tournament, player=player)
         else:
             status = 422
-    return render_template(
-        "tournaments/phone_check_in.html", tournament=tournament, form=form
-    ), status
+    extra = {name: value(tournament) for name, value in shown.items()}
+    return render_template(page, tournament=tournament, form=form, **extra), status
 
 
 @bp.get("/turnier/<key>/anmelden/qr.svg")
