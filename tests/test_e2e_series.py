@@ -1,22 +1,34 @@
-"""A cup's public table in Chromium on a tablet, a phone and a projector, after a season of
-three tournaments (screenshots in tests/artifacts/series-*.png), checked by reading it: the
-counted results bold, the others in brackets, nothing cut off sideways on the phone."""
+"""A cup's public table in Chromium on a tablet (also at 200 %), a phone and a projector,
+opened at http://haferl.test (not a secure context), after a season of three tournaments
+(screenshots in tests/artifacts/series-*.png), checked by reading it: the counted results
+bold, the others in brackets, nothing cut off sideways."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import ARTIFACTS, chromium, chromium_or_skip, sign_up_organiser
+from tests.support.browser import (
+    ARTIFACTS,
+    HOST,
+    chromium,
+    chromium_or_skip,
+    sign_up_organiser,
+)
 
 chromium_or_skip()
 
 API = "/api/v1"
-SIZES = {"tablet": (1024, 768), "phone": (390, 844), "projector": (1920, 1080)}
+SIZES = {
+    "tablet": (1024, 768),
+    "tablet-zoomed": (512, 384),  # the tablet at 200 %: half the CSS pixels
+    "phone": (390, 844),
+    "projector": (1920, 1080),
+}
 
 
 @pytest.fixture
 def season(live_server):
-    with chromium() as browser:
+    with chromium(f"--host-resolver-rules=MAP {HOST} 127.0.0.1") as browser:
         context = browser.new_context(locale="de-DE", base_url=live_server)
         page = context.new_page()
         auth = sign_up_organiser(page)
@@ -68,12 +80,18 @@ def season(live_server):
 def test_the_cup_table_on_a_tablet_a_phone_and_a_projector(season):
     browser, base, key = season
     ARTIFACTS.mkdir(exist_ok=True)
+    lan = base.replace("127.0.0.1", HOST)  # as a phone on the club's Wi-Fi opens it
     for size, (width, height) in SIZES.items():
         context = browser.new_context(
-            locale="de-DE", viewport={"width": width, "height": height}, base_url=base
+            locale="de-DE",
+            viewport={"width": width, "height": height},
+            device_scale_factor=2 if size == "tablet-zoomed" else 1,
+            has_touch=size != "projector",
+            base_url=lan,
         )
         page = context.new_page()
         page.goto(f"/cup/{key}")
+        assert page.evaluate("window.isSecureContext") is False
         page.screenshot(path=str(ARTIFACTS / f"series-{size}.png"))
         assert page.locator("table.standings tbody tr").count() == 8
         assert page.locator("table.standings strong").count() == 16  # 2 counted × 8
