@@ -242,6 +242,8 @@ class Restarter:
                     return
                 last.started_at = time.monotonic()
                 self._spawn()
+            if not last.planned:  # nobody else waits for it to answer again
+                last.serving_at = serving(self.port, time.monotonic() + 90)
 
     def kill(self, timeout: float = 90) -> Outage:
         """SIGKILL to every process of the server; returns when it answers again."""
