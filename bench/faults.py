@@ -37,8 +37,10 @@ up to 20 rounds) and its first round. Then for `--seconds`:
   it answers.
 
 Printed per kill: the time to serve again (from the kill to the first answer), split into
-the restarter noticing the exit, the `RestartSec=` wait and the start-up (Python, the
-migration check, gunicorn and its worker); the first hand acknowledged after the kill; the
+the restarter noticing the exit, the `RestartSec=` wait, the start until the port takes a
+connection (Python, the migration check, gunicorn's arbiter binding it; probed only once
+the command was started again) and from there to the first answer (the workers starting,
+while the devices' retries queue on the port); the first hand acknowledged after the kill; the
 hands the outage caught (an attempt without an answer), how many of them had been stored
 before the kill with their answer cut (the replay with the same key was answered with the
 stored hand), their retries, and hands lost. Then every request by what came back:
@@ -111,25 +113,28 @@ def seconds(value: float | None) -> str:
     return "never" if value is None else f"{value:.2f}"
 
 
+def between(start: float | None, end: float | None) -> float | None:
+    return None if start is None or end is None else end - start
+
+
 def report_kills(found: list[Kill], began: float) -> None:
     print(
-        f"  {'kill':<4} {'at s':>7} {'serve again s':>14} {'= exit seen':>12} "
-        f"{'+ RestartSec':>12} {'+ start-up':>11} {'first 201 s':>12} {'caught':>7} "
-        f"{'replayed':>8} {'retries':>8} {'lost':>5}"
+        f"  {'kill':<4} {'at s':>6} {'serve again s':>13} {'= exit seen':>11} "
+        f"{'+ RestartSec':>12} {'+ listening':>11} {'+ answering':>11} {'first 201 s':>11} "
+        f"{'caught':>6} {'replayed':>8} {'retries':>7} {'lost':>4}"
     )
     for number, kill in enumerate(found, 1):
         o = kill.outage
-        seen = None if o.exited_at is None else o.exited_at - o.killed_at
-        wait = None if o.started_at is None or o.exited_at is None else o.started_at - o.exited_at
-        start = (
-            None if o.serving_at is None or o.started_at is None else o.serving_at - o.started_at
-        )
-        again = None if o.serving_at is None else o.serving_at - o.killed_at
         label = str(number) if o.planned else f"{number}*"
         print(
-            f"  {label:<4} {o.killed_at - began:>7.1f} {seconds(again):>14} {seconds(seen):>12} "
-            f"{seconds(wait):>12} {seconds(start):>11} {seconds(kill.first_hand):>12} "
-            f"{kill.caught:>7} {kill.replayed:>8} {kill.retries:>8} {kill.lost:>5}"
+            f"  {label:<4} {o.killed_at - began:>6.1f} "
+            f"{seconds(between(o.killed_at, o.serving_at)):>13} "
+            f"{seconds(between(o.killed_at, o.exited_at)):>11} "
+            f"{seconds(between(o.exited_at, o.started_at)):>12} "
+            f"{seconds(between(o.started_at, o.listening_at)):>11} "
+            f"{seconds(between(o.listening_at, o.serving_at)):>11} "
+            f"{seconds(kill.first_hand):>11} {kill.caught:>6} {kill.replayed:>8} "
+            f"{kill.retries:>7} {kill.lost:>4}"
         )
     if any(not kill.outage.planned for kill in found):
         print("  * the server ended by itself (not killed)")

@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -162,12 +163,25 @@ class Outage:
     """When the restarter saw the process end."""
     started_at: float | None = None
     """When it started the command again (RestartSec after the exit)."""
+    listening_at: float | None = None
+    """When the new server's port took a connection (gunicorn's arbiter listens)."""
     serving_at: float | None = None
     """The first answer after the kill."""
 
     def covers(self, began: float, ended: float) -> bool:
         """Whether a request from `began` to `ended` failed for this outage."""
         return ended >= self.killed_at and began <= (self.serving_at or float("inf"))
+
+
+def listening(port: int, deadline: float) -> float | None:
+    """Connect every PROBE_S until the port takes a connection; when it did."""
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((LOOPBACK, port), timeout=1).close()
+            return time.monotonic()
+        except OSError:
+            time.sleep(PROBE_S)
+    return None
 
 
 def serving(port: int, deadline: float) -> float | None:
@@ -243,7 +257,16 @@ class Restarter:
                 last.started_at = time.monotonic()
                 self._spawn()
             if not last.planned:  # nobody else waits for it to answer again
-                last.serving_at = serving(self.port, time.monotonic() + 90)
+                self._follow(last, time.monotonic() + 90)
+
+    def _follow(self, outage: Outage, deadline: float) -> None:
+        """When the server started again listens, and when it answers. The port is tried
+        only once the command was started again: until the killed processes are gone their
+        socket may still take a connection."""
+        while outage.started_at is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        outage.listening_at = listening(self.port, deadline)
+        outage.serving_at = serving(self.port, deadline)
 
     def kill(self, timeout: float = 90) -> Outage:
         """SIGKILL to every process of the server; returns when it answers again."""
@@ -252,7 +275,7 @@ class Restarter:
             outage = Outage(time.monotonic(), time.time())
             self.outages.append(outage)
             os.killpg(self.process.pid, signal.SIGKILL)
-        outage.serving_at = serving(self.port, time.monotonic() + timeout)
+        self._follow(outage, time.monotonic() + timeout)
         return outage
 
     def stop(self) -> None:
