@@ -28,7 +28,7 @@ from tests.support.restarter import (
     read_unit,
     unit_command,
 )
-from tests.support.servers import empty, migrate_fresh
+from tests.support.servers import call, empty, migrate_fresh
 
 SECONDS = 40
 KILLS = 2
@@ -57,6 +57,7 @@ def test_a_day_of_kills_loses_no_acknowledged_hand(tmp_path):
         day = Day(restarter.port, players=12, deals=3, rounds=20, pace=0.4, spectators=3)
         run(day, restarter, SECONDS, KILLS)
         stored, problems = stored_hands(url, day)
+        replay = replayed_before_the_kills(day, restarter)
     finally:
         restarter.stop()
         if not url.startswith("sqlite"):
@@ -73,3 +74,23 @@ def test_a_day_of_kills_loses_no_acknowledged_hand(tmp_path):
     assert errors == []
     assert len(day.rounds) >= 2  # rounds closed and were drawn across the kills
     assert sum(s.acknowledged_at is not None for s in day.sent) == len(stored)
+    assert replay == (201, True, True)
+
+
+def replayed_before_the_kills(day: Day, restarter: Restarter) -> tuple[int, bool, bool]:
+    """A hand acknowledged before the first kill, sent again with its Idempotency-Key by a
+    tablet whose answer was lost: (the status, whether it is the stored hand, whether the
+    table still holds as many hands). The key outlives the restarts, as it must when the
+    kill cut the answer after the commit."""
+    first = restarter.outages[0].killed_at
+    sent = next(s for s in day.sent if s.acknowledged_at is not None and s.acknowledged_at < first)
+    before = call(restarter.port, "GET", f"/api/v1/sessions/{sent.table}")[1]["hand_count"]
+    status, answer = call(
+        restarter.port,
+        "POST",
+        f"/api/v1/sessions/{sent.table}/hands",
+        sent.hand,
+        {"Idempotency-Key": sent.key},
+    )
+    after = call(restarter.port, "GET", f"/api/v1/sessions/{sent.table}")[1]["hand_count"]
+    return status, answer["number"] == sent.number, after == before
