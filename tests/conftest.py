@@ -37,6 +37,7 @@ SLOW_MODULES = {
     "test_concurrency",
     "test_concurrency_director",
     "test_concurrency_more",
+    "test_faults",
     "test_fuzz",
     "test_imports",
     "test_migrations",
