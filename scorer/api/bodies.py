@@ -108,7 +108,12 @@ BONUS_ITEM = Refusal(msg("each bonus is an object with an 'id'"))
 class Hand(Body, extra="forbid"):
     """The facts of a hand (API.md, "Hands"): who declared what, and the card points. The
     game's own choices (its contracts, bids, points, doublings) are checked when it is
-    scored; the messages name them (`context["game"]`)."""
+    scored; the messages name them (`context["game"]`).
+
+    A hand recorded, corrected or struck out is not validated by this model: its command
+    (`scorer.domain.commands`, through `facts.parse_hand`) is, as the table page's is, with
+    the same messages. Here it is the shape the OpenAPI document shows for those bodies,
+    and the `hand` of a `ScoreRequest` (nothing stored), which it does validate."""
 
     declarer: Annotated[str, Filled(MAX_PLAYER_NAME), Refusal(msg("name the declarer"))]
     contract: Annotated[str, Filled(MAX_ID), Refusal(_contracts)]
@@ -142,7 +147,8 @@ class Hand(Body, extra="forbid"):
 
 
 class NewHand(Hand):
-    """A hand to record, and the number the device showed for it."""
+    """A hand to record, and the number the device showed for it (documented here; read by
+    `scorer.domain.commands.record_hand`)."""
 
     number: Annotated[
         int | None,
@@ -156,7 +162,8 @@ class NewHand(Hand):
 
 
 class HandEdit(Hand):
-    """A corrected hand, and the version it was read at."""
+    """A corrected hand, and the version it was read at (documented here; read by
+    `scorer.domain.commands.edit_hand`)."""
 
     version: Annotated[int, Refusal(msg("the version the hand was read at is needed"))]
 
