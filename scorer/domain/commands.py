@@ -19,6 +19,7 @@ from scorer.domain.facts import parse_hand
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import Hand, RuleError
 from scorer.domain.registry import Game
+from scorer.domain.validation import is_whole
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,8 @@ def record_hand(
     """The hand `facts` say (and the `number` the device showed for it), at a table of
     `game` where `players` sat this evening and `next_number` is the next hand's number."""
     said: dict[str, list[Msg]] = {}
-    number = _whole(facts.get("number"))
-    if facts.get("number") is not None and (number is None or number < 1):
+    number = facts.get("number")
+    if number is not None and not (is_whole(number) and number >= 1):
         said["number"] = [msg("the next hand is number %(number)s", number=next_number)]
     hand = _hand(facts, game, players, said, own=("number",))
     return RecordHand(
@@ -84,20 +85,19 @@ def edit_hand(
     facts: Mapping[str, Any], game: Game, *, number: int, players: Collection[str]
 ) -> EditHand:
     """Hand `number` as `facts` say it now, with the `version` it was read at."""
-    version = _whole(facts.get("version"))
-    said: dict[str, list[Msg]] = {} if version is not None else {"version": [VERSION_NEEDED]}
+    version = facts.get("version")
+    said: dict[str, list[Msg]] = {} if is_whole(version) else {"version": [VERSION_NEEDED]}
     hand = _hand(facts, game, players, said, own=("version",))
-    if version is None:  # never: `_hand` refused it, with all that is wrong with the hand
+    if not is_whole(version):  # never: `_hand` refused it, with all else wrong with the hand
         raise RuleError.one("version", VERSION_NEEDED)
     return EditHand(number, version, hand, dealer=hand.dealer)
 
 
 def void_hand(number: int, version: object) -> VoidHand:
     """Hand `number` to strike out, read at `version` (a whole number)."""
-    whole = _whole(version)
-    if whole is None:
+    if not is_whole(version):
         raise RuleError.one("version", VERSION_NEEDED)
-    return VoidHand(number, whole)
+    return VoidHand(number, version)
 
 
 def _hand(
@@ -121,8 +121,3 @@ def _hand(
     if hand.dealer is not None and hand.dealer not in players:
         raise RuleError.one("dealer", msg("must be one of the players"))
     return hand
-
-
-def _whole(value: object) -> int | None:
-    """`value` when it is a whole number as JSON sends one (never a bool), else None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -17,6 +17,7 @@ from scorer.domain.model import POT, Bonus, Hand, RuleError, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.registry import Game
 from scorer.domain.scoring import SUIT_NAMES
+from scorer.domain.validation import is_whole
 
 STORED_FIELDS = frozenset(
     {
@@ -77,14 +78,14 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     bid = data.get("bid")
     if bid is None:
         bid = 61
-    if not (_whole(bid) or bid == "durch"):
+    if not (is_whole(bid) or bid == "durch"):
         bad("bid", msg("must be 61..116 in steps of 5 or 'durch'"))
     points = data.get("points")
     defender_points = data.get("defender_points")
-    if points is not None and not _whole(points):
+    if points is not None and not is_whole(points):
         bad("points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
     if defender_points is not None:
-        if not _whole(defender_points):
+        if not is_whole(defender_points):
             bad("defender_points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
         elif points is not None:
             bad("defender_points", msg("give the declarer's points or the defenders', not both"))
@@ -99,7 +100,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
         if not isinstance(flags[flag], bool):
             bad(flag, msg("must be true or false"))
     doublings = 0 if data.get("doublings") is None else data["doublings"]
-    if not _whole(doublings):
+    if not is_whole(doublings):
         bad("doublings", msg("must be a whole number 0..5"))
     dealer = data.get("dealer")
     if dealer is not None and not _text(dealer, MAX_PLAYER_NAME):
@@ -171,10 +172,6 @@ def _field_name(key: Any) -> str:
 def _written(key: Any) -> str:
     """A field's name as it can be written: '?' for what cannot (a lone surrogate)."""
     return str(key).encode("utf-8", "replace").decode()
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _text(value: Any, limit: int) -> bool:
