@@ -105,15 +105,18 @@ class Bonus(Body, extra="forbid"):
 BONUS_ITEM = Refusal(msg("each bonus is an object with an 'id'"))
 
 
+# A hand recorded or corrected is not validated by these models: its command is
+# (`scorer.domain.commands`, through `facts.parse_hand`), as the table page's is, with the
+# same messages. `NewHand` and `HandEdit` are the shapes the OpenAPI document shows for
+# those bodies; `Hand` also validates the `hand` of a `ScoreRequest` (nothing is stored),
+# and says what `parse_hand` says (tests/test_contract.py). (The docstrings are the
+# document's descriptions.)
+
+
 class Hand(Body, extra="forbid"):
     """The facts of a hand (API.md, "Hands"): who declared what, and the card points. The
     game's own choices (its contracts, bids, points, doublings) are checked when it is
-    scored; the messages name them (`context["game"]`).
-
-    A hand recorded, corrected or struck out is not validated by this model: its command
-    (`scorer.domain.commands`, through `facts.parse_hand`) is, as the table page's is, with
-    the same messages. Here it is the shape the OpenAPI document shows for those bodies,
-    and the `hand` of a `ScoreRequest` (nothing stored), which it does validate."""
+    scored; the messages name them (`context["game"]`)."""
 
     declarer: Annotated[str, Filled(MAX_PLAYER_NAME), Refusal(msg("name the declarer"))]
     contract: Annotated[str, Filled(MAX_ID), Refusal(_contracts)]
@@ -147,8 +150,7 @@ class Hand(Body, extra="forbid"):
 
 
 class NewHand(Hand):
-    """A hand to record, and the number the device showed for it (documented here; read by
-    `scorer.domain.commands.record_hand`)."""
+    """A hand to record, and the number the device showed for it."""
 
     number: Annotated[
         int | None,
@@ -162,8 +164,7 @@ class NewHand(Hand):
 
 
 class HandEdit(Hand):
-    """A corrected hand, and the version it was read at (documented here; read by
-    `scorer.domain.commands.edit_hand`)."""
+    """A corrected hand, and the version it was read at."""
 
     version: Annotated[int, Refusal(msg("the version the hand was read at is needed"))]
 
