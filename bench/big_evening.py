@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
+from scorer.domain.commands import RecordHand
 from scorer.services import tables  # noqa: E402
 from scorer.store.database import db, held_open
 
@@ -37,7 +38,7 @@ def build(app, hands: int) -> str:
             dealer = session.state["next_dealer"]
             declarer = [p for p in PLAYERS if p != dealer][n % 3]
             hand = Hand(declarer, "frage", trump="gras", points=40 + (n * 37) % 80)
-            tables.record_hand(session, hand)
+            tables.record_hand(session, RecordHand(hand))
             if n % 200 == 199:
                 db.session.commit()
         db.session.commit()

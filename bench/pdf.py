@@ -21,6 +21,7 @@ from pypdf import PdfReader  # noqa: E402
 
 from scorer import create_app  # noqa: E402
 from scorer.domain import Hand, RuleError  # noqa: E402
+from scorer.domain.commands import RecordHand
 from scorer.domain.scoring import BIDS, SUITS  # noqa: E402
 from scorer.reports.pdf import render_pdf  # noqa: E402
 from scorer.services import tables  # noqa: E402
@@ -49,7 +50,7 @@ def build_evening(hands: int, seed: int = 7):
             doublings=rng.choice((0, 0, 0, 0, 0, 0, 1, 2)),
         )
         try:
-            tables.record_hand(session, hand)
+            tables.record_hand(session, RecordHand(hand))
         except RuleError:
             continue
     db.session.commit()

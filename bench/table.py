@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
+from scorer.domain.commands import RecordHand
 from scorer.services import tables  # noqa: E402
 from scorer.store.database import db, held_open
 
@@ -68,7 +69,7 @@ def build_session(app, hands: int) -> str:
         )
         dealer = session.first_dealer
         for i in range(hands):
-            tables.record_hand(session, Hand(**hand_facts(i, dealer)))
+            tables.record_hand(session, RecordHand(Hand(**hand_facts(i, dealer))))
             dealer = next_after(dealer)
         db.session.commit()
         return session.key

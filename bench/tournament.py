@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorer import create_app
 from scorer.auth.routes import create_organiser  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
+from scorer.domain.commands import RecordHand
 from scorer.services import evenings  # noqa: E402
 from scorer.services import tournaments as ops  # noqa: E402
 from scorer.store.database import db, held_open
@@ -73,7 +74,7 @@ def build(app) -> tuple[int, str, int, list[int]]:
                 for _ in range(session.hands_planned):
                     dealer = session.state["next_dealer"]
                     active = [p for p in session.players if len(session.players) < 4 or p != dealer]
-                    evenings.record_hand(session, random_hand(rng, active))
+                    evenings.record_hand(session, RecordHand(random_hand(rng, active)))
                     hands += 1
             db.session.commit()
             if not round_.closed:

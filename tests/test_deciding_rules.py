@@ -34,6 +34,7 @@ import pytest
 from sqlalchemy import select
 
 from scorer.domain import GAMES, Hand, score_hand
+from scorer.domain.commands import RecordHand
 from scorer.domain.facts import parse_hand
 from scorer.domain.ledger import LedgerState, final_balances
 from scorer.domain.season import season_table, share_out
@@ -392,7 +393,7 @@ def enters(declarer: str, points: int, number: int | None = None) -> Callable:
             {"declarer": declarer, "contract": "frage", "trump": "gras", "points": points},
             GAMES[table.game],
         )
-        return record_hand(table, hand, number=number)[0].number
+        return record_hand(table, RecordHand(hand, number=number))[0].number
 
     return write
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorer.domain import Hand, RuleError
+from scorer.domain.commands import RecordHand, VoidHand
 from scorer.formats.evening import ImportPlan, MalformedDocument, load_document, parse_import
 from scorer.reports.spreadsheet import CSV_HEADER, safe_cell, spreadsheet_number
 from scorer.services import table_ledger, tables
@@ -403,7 +404,7 @@ def test_points_scored_table_has_points_not_euros(app, client):
         session = tables.create_session(
             "Turnier", "haferltarock", "parlett-units", {}, ["A", "B", "C"], "A", scoring="points"
         )
-        tables.record_hand(session, Hand("B", "frage", points=83), "A")
+        tables.record_hand(session, RecordHand(Hand("B", "frage", points=83), dealer="A"))
         db.session.commit()
         key = session.key
     rows = csv_table(client, key)
@@ -478,10 +479,14 @@ def test_round_trip_of_a_tournament_table(app, client):
             scoring="points",
             hands_planned=2,
         )
-        tables.record_hand(session, Hand("B", "frage", points=83), "A")
-        record, _ = tables.record_hand(session, Hand("C", "frage", points=40), "B")
-        tables.void_hand(session, record.number, record.version)
-        tables.record_hand(session, Hand("A", "hand", trump="herz", points=70), "C")
+        tables.record_hand(session, RecordHand(Hand("B", "frage", points=83), dealer="A"))
+        record, _ = tables.record_hand(
+            session, RecordHand(Hand("C", "frage", points=40), dealer="B")
+        )
+        tables.void_hand(session, VoidHand(record.number, record.version))
+        tables.record_hand(
+            session, RecordHand(Hand("A", "hand", trump="herz", points=70), dealer="C")
+        )
         db.session.commit()
         key = session.key
     doc = export_json(client, key)

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from scorer.domain import Hand, RuleError
+from scorer.domain.commands import EditHand, RecordHand, VoidHand
 from scorer.domain.ledger import Ledger, LedgerState, Lineup
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
@@ -141,19 +142,18 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
                     live = table_ledger.hands_of(session)
                     if live:
                         record = rng.choice(live)
-                        tables.void_hand(session, record.number, record.version)
+                        tables.void_hand(session, VoidHand(record.number, record.version))
                 elif move < 0.35 and session.hand_count:
                     live = table_ledger.hands_of(session)
                     if live:
                         record = rng.choice(live)
                         facts = {**record.facts, "points": rng.randint(0, 120)}
-                        tables.edit_hand(
-                            session, record.number, record.version, Hand.from_json(facts)
-                        )
+                        command = EditHand(record.number, record.version, Hand.from_json(facts))
+                        tables.edit_hand(session, command)
                 else:
                     active, _ = ledger.seats(state.next_dealer, ledger.seated(state))
                     hand = frage(rng.choice(active), rng.randint(0, 120))
-                    tables.record_hand(session, hand)
+                    tables.record_hand(session, RecordHand(hand))
                 db.session.flush()
                 state = LedgerState.from_json(session.state)
                 assert state.to_json() == fresh(session).to_json(), seed

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scorer.domain import Hand
+from scorer.domain.commands import EditHand, RecordHand, VoidHand
 from scorer.domain.scoring import BIDS, SUITS
 from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
 from scorer.reports.paper import Clock
@@ -42,7 +43,7 @@ def play(session, rng: random.Random, hands: int, contracts=("frage", "hand")) -
             no_tricks=contract == "bettel" and rng.random() < 0.5,
             doublings=rng.choice((0, 0, 0, 1)),
         )
-        tables.record_hand(session, hand)
+        tables.record_hand(session, RecordHand(hand))
 
 
 def evening(players=FOUR, hands=40, game="haferltarock", system="parlett-units", **params):
@@ -71,12 +72,14 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
         edited_number = edited.number
         tables.edit_hand(
             session,
-            edited_number,
-            edited.version,
-            Hand(edited.facts["declarer"], "frage", "herz", points=95),
+            EditHand(
+                edited_number,
+                edited.version,
+                Hand(edited.facts["declarer"], "frage", "herz", points=95),
+            ),
         )
         voided = records[12]
-        tables.void_hand(session, voided.number, voided.version)
+        tables.void_hand(session, VoidHand(voided.number, voided.version))
         db.session.commit()
 
         pdf = render_pdf(session, "de", app.extensions["desk"])
@@ -188,7 +191,7 @@ def test_standings_are_the_ledgers_cached_or_folded_afresh(app):
     with app.app_context():
         session = evening(hands=30, stake_cents=20)
         records = table_ledger.hands_of(session, True)
-        tables.void_hand(session, 7, records[6].version)
+        tables.void_hand(session, VoidHand(7, records[6].version))
         db.session.commit()
         records = table_ledger.hands_of(session, True)
         cached = table_ledger.standings(session, records)

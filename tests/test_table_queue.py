@@ -14,6 +14,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from scorer.domain import GAMES, RuleError
+from scorer.domain.commands import RecordHand
 from scorer.domain.facts import parse_hand
 from scorer.domain.message import msg
 from scorer.services.table_ledger import fold_session
@@ -38,7 +39,7 @@ def records(points: int) -> Callable[[TableSession], int]:
             {"declarer": "Anton", "contract": "frage", "trump": "gras", "points": points},
             GAMES[table.game],
         )
-        return record_hand(table, hand)[0].number
+        return record_hand(table, RecordHand(hand))[0].number
 
     return write
 

@@ -8,6 +8,7 @@ from xml.etree import ElementTree
 import pytest
 
 from scorer import create_app
+from scorer.domain.commands import RecordHand
 from scorer.store.database import db
 from tests.support.tables import PLAYERS, new_table, table_url
 
@@ -410,7 +411,7 @@ def test_the_hand_list_shows_a_hundred_hands_a_page_the_latest_first(app, client
             "Lang", "haferltarock", "parlett-units", {}, ["Anton", "Berta", "Charlotte"], None
         )
         for n in range(250):
-            tables.record_hand(session, Hand("Berta", "frage", points=61 + n % 50))
+            tables.record_hand(session, RecordHand(Hand("Berta", "frage", points=61 + n % 50)))
         db.session.commit()
         key = session.key
 

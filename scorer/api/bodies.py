@@ -105,6 +105,14 @@ class Bonus(Body, extra="forbid"):
 BONUS_ITEM = Refusal(msg("each bonus is an object with an 'id'"))
 
 
+# A hand recorded or corrected is not validated by these models: its command is
+# (`scorer.domain.commands`, through `facts.parse_hand`), as the table page's is, with the
+# same messages. `NewHand` and `HandEdit` are the shapes the OpenAPI document shows for
+# those bodies; `Hand` also validates the `hand` of a `ScoreRequest` (nothing is stored),
+# and says what `parse_hand` says (tests/test_contract.py). (The docstrings are the
+# document's descriptions.)
+
+
 class Hand(Body, extra="forbid"):
     """The facts of a hand (API.md, "Hands"): who declared what, and the card points. The
     game's own choices (its contracts, bids, points, doublings) are checked when it is

@@ -9,20 +9,19 @@ from flask import Blueprint, g, jsonify, request
 
 from scorer.api import answers, bodies
 from scorer.api.blueprint import bp, table_bp
-from scorer.api.contract import WRITES, described, read_body, validated
+from scorer.api.contract import WRITES, described, read_body
 from scorer.api.director import correcting_organiser
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes, json_body, said_line
-from scorer.domain import GAMES, RuleError
-from scorer.domain.facts import REQUEST_FIELDS, parse_hand, parse_players
-from scorer.domain.message import msg
+from scorer.domain import GAMES
+from scorer.domain.facts import parse_players
 from scorer.domain.model import POT
 from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES
 from scorer.i18n.catalogue import Speaker, say_error
 from scorer.i18n.reader import language
 from scorer.live import conditional
-from scorer.services import evenings, groups, table_ledger, tables
+from scorer.services import evenings, groups, hand_commands, table_ledger, tables
 from scorer.services.table_ledger import HAND_COLUMNS
 from scorer.store import table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
@@ -152,28 +151,6 @@ def hand_row(record: HandRecord) -> dict[str, Any]:
     return {column: getattr(record, column) for column in HAND_COLUMNS}
 
 
-def _hand_from_request(session: TableSession, data: dict[str, Any], body: type[bodies.Hand]):
-    """The hand `data` says, in the table's game (refused in its words: `validated`)."""
-    game = GAMES[session.game]
-    facts = {k: v for k, v in data.items() if k in REQUEST_FIELDS}
-    try:
-        validated(body, data, {"game": game, "number": session.hand_count + 1})
-    except RuleError as misfits:
-        # Also what the rules engine says of the fields that fit (the defenders' points
-        # given with the declarer's, say): every misfit field at once, as before.
-        try:
-            parse_hand(facts, game)
-        except RuleError as engine:
-            for field, messages in engine.fields.items():
-                misfits.fields.setdefault(field, messages)
-        raise
-    hand = parse_hand(facts, game)
-    dealer = data.get("dealer")
-    if dealer is not None and dealer not in table_ledger.ledger_for(session).everyone:
-        raise RuleError.one("dealer", msg("must be one of the players"))
-    return hand, dealer
-
-
 CHANGES = (*WRITES, 404, 409)
 """What a change to a table may be refused with: a bad body, no such table, a conflict."""
 
@@ -233,12 +210,9 @@ def record_hand():
     key = idempotency_key(request.headers.get("Idempotency-Key"))
 
     def record(session: TableSession) -> dict[str, Any]:
-        hand, dealer = _hand_from_request(session, data, bodies.NewHand)
-        number = data.get("number")
-        recorded = evenings.record_hand(
-            session, hand, dealer=dealer, idempotency_key=key, number=number
-        )
-        return hand_row(recorded[0])
+        # Built in the turn, on the locked table: its next number is the one refused with.
+        command = hand_commands.record_command(session, data, idempotency_key=key)
+        return hand_row(evenings.record_hand(session, command)[0])
 
     stored = table_queue.write_table(g.key, record)  # committed: its words are said now
     return jsonify(hand_to_json(stored)), 201
@@ -254,10 +228,8 @@ def record_hand():
 def edit_hand(number: int):
     data = json_body()
     table_ledger.require_hand(g.session, number)  # no such hand: 404 whatever the body
-    hand, dealer = _hand_from_request(g.session, data, bodies.HandEdit)
-    record = tables.edit_hand(
-        g.session, number, data["version"], hand, dealer, correcting_organiser()
-    )
+    command = hand_commands.edit_command(g.session, number, data)
+    record = tables.edit_hand(g.session, command, by=correcting_organiser())
     return jsonify(hand_to_json(hand_row(record)))
 
 
@@ -271,8 +243,9 @@ def edit_hand(number: int):
     ),
 )
 def void_hand(number: int):
-    version = whole_number(request.args.get("version"))
-    tables.void_hand(g.session, number, version, by=correcting_organiser())
+    table_ledger.require_hand(g.session, number)  # no such hand: 404 whatever the version
+    command = hand_commands.void_command(number, whole_number(request.args.get("version")))
+    tables.void_hand(g.session, command, by=correcting_organiser())
     return "", 204
 
 

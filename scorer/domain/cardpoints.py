@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from scorer.domain.message import msg
 from scorer.domain.model import RuleError
+from scorer.domain.validation import is_whole
 
 BAVARIAN_VALUES = {"aces": 11, "tens": 10, "kings": 4, "obers": 3, "unters": 2}
 """Ace 11, Ten 10, King 4, Ober 3, Unter 2; 9-8-7-6 nothing. Four of each in the pack."""
@@ -27,7 +28,7 @@ def bavarian_points(counts: dict[str, int]) -> int:
             errors[name] = [msg("not a counting card")]
     for name in BAVARIAN_VALUES:
         n = counts.get(name, 0)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= BAVARIAN_MOST:
+        if not is_whole(n) or not 0 <= n <= BAVARIAN_MOST:
             errors[name] = [msg("must be 0..%(maximum)s", maximum=BAVARIAN_MOST)]
     if errors:
         raise RuleError(errors)
@@ -43,16 +44,12 @@ def tarock_points(counts: dict[str, int], cards: int) -> int:
             errors[name] = [msg("not a counting card")]
     for name, top in TAROCK_MAX.items():
         n = counts.get(name, 0)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= top:
+        if not is_whole(n) or not 0 <= n <= top:
             errors[name] = [msg("must be 0..%(maximum)s", maximum=top)]
     if errors:
         raise RuleError(errors)
     counted = sum(counts.get(name, 0) for name in TAROCK_VALUES)
-    if (
-        not isinstance(cards, int)
-        or isinstance(cards, bool)
-        or not counted <= cards <= TAROCK_CARDS
-    ):
+    if not is_whole(cards) or not counted <= cards <= TAROCK_CARDS:
         raise RuleError.one(
             "cards",
             msg(

@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
 from scorer.domain.places import shared, tied
+from scorer.domain.validation import is_whole
 
 MAX_CUP_POINTS = 10_000
 """Cup points of one place, and the points carried into a final by one series place."""
@@ -159,11 +160,7 @@ def _numbers(field: str, values: list[object], *, least: int) -> tuple[int, ...]
         raise RuleError.one(field, message)
     numbers: list[int] = []
     for place, value in enumerate(values, start=1):
-        if (
-            not isinstance(value, int)
-            or isinstance(value, bool)
-            or not 0 <= value <= MAX_CUP_POINTS
-        ):
+        if not is_whole(value) or not 0 <= value <= MAX_CUP_POINTS:
             message = msg("must be a whole number %(low)s..%(high)s", low=0, high=MAX_CUP_POINTS)
             raise _at(field, place, message)
         numbers.append(value)

@@ -17,6 +17,7 @@ from scorer.domain.model import POT, Bonus, Hand, RuleError, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.registry import Game
 from scorer.domain.scoring import SUIT_NAMES
+from scorer.domain.validation import is_whole
 
 STORED_FIELDS = frozenset(
     {
@@ -59,10 +60,12 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     errors: dict[str, list[Msg]] = {}
 
     def bad(field: str, message: Msg) -> None:
-        errors.setdefault(field, []).append(message)
+        said = errors.setdefault(field, [])
+        if message not in said:  # the same message once per field
+            said.append(message)
 
     for key in [k for k in data if k not in fields][:5]:
-        bad(str(key)[:MAX_ID], msg("unknown field"))
+        bad(_field_name(key), msg("unknown field"))
     declarer = data.get("declarer")
     if not _text(declarer, MAX_PLAYER_NAME):
         bad("declarer", msg("name the declarer"))
@@ -75,17 +78,17 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
     bid = data.get("bid")
     if bid is None:
         bid = 61
-    if not (_whole(bid) or bid == "durch"):
+    if not (is_whole(bid) or bid == "durch"):
         bad("bid", msg("must be 61..116 in steps of 5 or 'durch'"))
     points = data.get("points")
     defender_points = data.get("defender_points")
-    if points is not None and not _whole(points):
+    if points is not None and not is_whole(points):
         bad("points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
     if defender_points is not None:
-        if points is not None:
-            bad("defender_points", msg("give the declarer's points or the defenders', not both"))
-        elif not _whole(defender_points):
+        if not is_whole(defender_points):
             bad("defender_points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
+        elif points is not None:
+            bad("defender_points", msg("give the declarer's points or the defenders', not both"))
         else:
             try:
                 points = declarer_points(defender_points, game.total)
@@ -97,7 +100,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
         if not isinstance(flags[flag], bool):
             bad(flag, msg("must be true or false"))
     doublings = 0 if data.get("doublings") is None else data["doublings"]
-    if not _whole(doublings):
+    if not is_whole(doublings):
         bad("doublings", msg("must be a whole number 0..5"))
     dealer = data.get("dealer")
     if dealer is not None and not _text(dealer, MAX_PLAYER_NAME):
@@ -121,35 +124,54 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
 
 
 def _parse_bonuses(value: Any, bad: Callable[[str, Msg], None]) -> tuple[Bonus, ...]:
+    """The bonuses, each refused for everything wrong with it; a bonus's unknown fields
+    are said after all else that is wrong with the bonuses."""
     if value is None:
         return ()
     if not isinstance(value, list) or len(value) > MAX_BONUSES:
         bad("bonuses", msg("must be a list of at most %(count)s bonuses", count=MAX_BONUSES))
         return ()
     bonuses = []
+    unknown_said = []
     for item in value:
-        if not isinstance(item, dict) or not _text(item.get("id"), MAX_ID):
+        if not isinstance(item, dict):
             bad("bonuses", msg("each bonus is an object with an 'id'"))
             continue
-        unknown = set(item) - BONUS_FIELDS
+        no_text = [_written(key) for key in item if _written(key) != key]
+        unknown = no_text or sorted(map(str, set(item) - BONUS_FIELDS))
         if unknown:
-            fields = ", ".join(sorted(map(str, unknown))[:5])
-            bad("bonuses", msg("unknown bonus fields: %(fields)s", fields=fields))
+            fields = ", ".join(sorted(unknown)[:5])
+            unknown_said.append(msg("unknown bonus fields: %(fields)s", fields=fields))
+        if no_text:  # a bonus whose fields cannot be read: nothing else is said of it
+            continue
+        bonus_id = item.get("id")
         side = item.get("side", "declarer")
         announced = item.get("announced", False)
         made = item.get("made", True)
+        fits = _text(bonus_id, MAX_ID)
+        if not fits:
+            bad("bonuses", msg("each bonus is an object with an 'id'"))
         if side not in ("declarer", "defenders"):
             bad("bonuses", msg("a bonus's side is 'declarer' or 'defenders'"))
-            continue
+            fits = False
         if not isinstance(announced, bool) or not isinstance(made, bool):
             bad("bonuses", msg("'announced' and 'made' are true or false"))
-            continue
-        bonuses.append(Bonus(item["id"], side, announced, made))
+            fits = False
+        if fits:
+            bonuses.append(Bonus(item["id"], side, announced, made))
+    for said in unknown_said:
+        bad("bonuses", said)
     return tuple(bonuses)
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _field_name(key: Any) -> str:
+    """An unknown field's name as an error names it (`_written`), at most MAX_ID long."""
+    return _written(key)[:MAX_ID]
+
+
+def _written(key: Any) -> str:
+    """A field's name as it can be written: '?' for what cannot (a lone surrogate)."""
+    return str(key).encode("utf-8", "replace").decode()
 
 
 def _text(value: Any, limit: int) -> bool:

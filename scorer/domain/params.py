@@ -13,6 +13,7 @@ from typing import Any, Literal
 from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
 from scorer.domain.money import Cents
+from scorer.domain.validation import is_whole
 
 ParamKind = Literal["cents", "int", "rate", "bool", "choice"]
 
@@ -109,7 +110,7 @@ class Param:
                 raise ValueError(msg("must be between 0 and 1000"))
             return Fraction(number)
         # cents / int
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole(value):
             raise ValueError(msg("must be a whole number"))
         if self.allowed:
             if value in self.allowed:

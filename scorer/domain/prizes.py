@@ -44,6 +44,7 @@ from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.model import RuleError
 from scorer.domain.names import clean_name
 from scorer.domain.places import in_order, shared, tied
+from scorer.domain.validation import is_whole
 
 FEES = ("unpaid", "paid", "waived")
 """What a player's entry fee can be: owed, paid in cash at the desk, or waived."""
@@ -201,7 +202,7 @@ def _place(number: int, entry: object) -> PlacePrize:
 
 def _whole(value: object, most: int) -> int | None:
     """`value` if it is a whole number 0..`most` (an int, never a bool), else None."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most:
+    if is_whole(value) and 0 <= value <= most:
         return value
     return None
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from scorer.domain.validation import is_whole
+
 EXACT_LIMIT = 12
 """Up to this many non-zero balances the number of transfers is exactly minimal."""
 
@@ -33,7 +35,7 @@ class Transfer:
 
 
 def _check_cents(name: str, cents: object) -> int:
-    if not isinstance(cents, int) or isinstance(cents, bool):
+    if not is_whole(cents):
         raise TypeError(f"balance of {name!r} must be integer cents, got {cents!r}")
     return cents
 

@@ -3,11 +3,11 @@ the site is the web's: `scorer.web.links`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
-from scorer.domain import RuleError
 from scorer.domain.limits import MAX_IDEMPOTENCY_KEY
 from scorer.domain.message import msg
+from scorer.domain.model import RuleError
 
 
 def contains_nul(document: Any) -> bool:
@@ -34,10 +34,16 @@ def whole_number(text: str | None) -> int | None:
     return int(text)
 
 
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether `value` is a whole number as a JSON document sends one: an int, never a bool
+    (which Python counts as a number). The one such check; `whole_number_in` says it."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def whole_number_in(value: object, field: str, *, low: int, high: int) -> int:
-    """`value` as sent in a JSON body: a whole number `low..high` (never a bool, which
-    Python counts as a number), or a RuleError on `field`."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    """`value` as sent in a JSON body: a whole number `low..high` (`is_whole`), or a
+    RuleError on `field`."""
+    if not is_whole(value) or not low <= value <= high:
         raise RuleError.one(
             field, msg("must be a whole number %(low)s..%(high)s", low=low, high=high)
         )

@@ -33,10 +33,9 @@ from scorer.domain.limits import (
     MAX_PLAYER_NAME,
 )
 from scorer.domain.message import Msg, msg
-from scorer.domain.validation import whole_number_in
+from scorer.domain.validation import is_whole, whole_number_in
 from scorer.formats.evening import (
     ImportPlan,
-    is_int,
     is_scalar,
     is_text,
     parse_import,
@@ -223,7 +222,7 @@ def check_head(doc: Any, expected: str, fields: set[str], checks: Checks) -> dic
         said = msg("this is not a Haferl archive (format must be '%(format)s')", format=expected)
         raise RuleError.one("format", said)
     version = doc.get("version")
-    if not is_int(version) or version < 1:
+    if not is_whole(version) or version < 1:
         raise RuleError.one("version", msg("must be a whole number from 1"))
     if version > VERSION:
         raise RuleError.one(
@@ -314,7 +313,7 @@ def parse_group_archive(doc: Any) -> GroupArchive:
 
 def _closes(value: Any, where: str, checks: Checks) -> tuple[int, ...]:
     counts = checks.items(value, where, MAX_ARCHIVE_EVENTS)
-    if not all(is_int(c) and 0 <= c <= MAX_EVENING_HANDS for c in counts) or counts != sorted(
+    if not all(is_whole(c) and 0 <= c <= MAX_EVENING_HANDS for c in counts) or counts != sorted(
         counts
     ):
         checks.bad(where, msg("must be hand counts in order"))

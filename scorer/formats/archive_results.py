@@ -25,6 +25,7 @@ from scorer.domain.limits import (
 from scorer.domain.message import msg
 from scorer.domain.names import clean_name
 from scorer.domain.tournament import DEFAULT_TIE_BREAKS, check_tie_breaks
+from scorer.domain.validation import is_whole
 from scorer.formats.archive import Checks
 
 ADJUSTMENT_FIELDS = {"player", "points", "reason", "by", "at", "taken_back_at"}
@@ -83,11 +84,7 @@ def _adjustment(
     if not isinstance(player, str) or player not in players:
         checks.bad(f"{where}.player", msg("must be a player of this tournament"))
     points = entry.get("points")
-    if (
-        isinstance(points, bool)
-        or not isinstance(points, int)
-        or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS
-    ):
+    if not is_whole(points) or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS:
         checks.bad(
             f"{where}.points",
             msg(

@@ -37,7 +37,7 @@ from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.scoring import Rules
-from scorer.domain.validation import contains_nul
+from scorer.domain.validation import contains_nul, is_whole
 
 FORMAT = "haferl-session"
 VERSION = 1
@@ -249,7 +249,7 @@ def _check_header(doc: Any) -> None:
     if doc.get("format") != FORMAT:
         raise RuleError.one("format", NOT_A_HAFERL_FILE)
     version = doc.get("version")
-    if not is_int(version) or version != VERSION:
+    if not is_whole(version) or version != VERSION:
         raise RuleError.one(
             "version",
             msg("this Haferl reads version %(version)s of the file only", version=VERSION),
@@ -290,7 +290,7 @@ def _evening_fields(doc: dict[str, Any], lineups: list[Lineup], bad) -> tuple[An
         bad("lineups", msg("at a tournament table the draw decides who plays"))
     hands_planned = doc.get("hands_planned")
     if hands_planned is not None and not (
-        is_int(hands_planned) and 0 < hands_planned <= MAX_EVENING_HANDS
+        is_whole(hands_planned) and 0 < hands_planned <= MAX_EVENING_HANDS
     ):
         bad(
             "hands_planned",
@@ -333,7 +333,7 @@ def _hands(
             raise RuleError.one(where, msg("must be an object with number, dealer, hand, voided"))
         unknown_fields(entry, HAND_ENTRY_FIELDS, bad)
         number = entry.get("number")
-        if not is_int(number):
+        if not is_whole(number):
             bad("number", msg("must be a whole number"))
         elif number in seen:
             bad("number", msg("hand number %(number)s appears twice", number=number))
@@ -418,7 +418,7 @@ def _lineups(value: Any, players: list[str], bad) -> list[Lineup]:
         at, dealer = entry.get("at"), entry.get("dealer")
         names = _players(entry.get("players"), bad, f"{where}.players")
         expected_first = index == 0 and at != 1
-        if not is_int(at) or expected_first or (lineups and at <= lineups[-1].at):
+        if not is_whole(at) or expected_first or (lineups and at <= lineups[-1].at):
             bad(f"{where}.at", msg("must be the number of the first hand, 1 for the first lineup"))
             return []
         if dealer not in names:
@@ -434,10 +434,6 @@ def unknown_fields(data: dict[str, Any], known: set[str], bad) -> None:
     """Name the first few unknown keys (shortened: they come from the file)."""
     for key in [k for k in data if k not in known][:5]:
         bad(key[:MAX_ID], msg("unknown field"))
-
-
-def is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_text(value: Any, limit: int, empty: bool = False) -> TypeGuard[str]:

@@ -28,6 +28,7 @@ from scorer.domain import RuleError
 from scorer.domain.limits import MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON
 from scorer.domain.message import msg
 from scorer.domain.names import clean_name
+from scorer.domain.validation import is_whole
 from scorer.services.policies import require_running, tournament_table
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
@@ -105,11 +106,7 @@ def adjust(
     )
     if name is None:
         errors["player"] = [msg("must be a player of this tournament")]
-    if (
-        isinstance(points, bool)
-        or not isinstance(points, int)
-        or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS
-    ):
+    if not is_whole(points) or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS:
         errors["points"] = [
             msg(
                 "must be a whole number of points other than 0, at most %(limit)s either way",

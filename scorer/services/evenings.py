@@ -15,29 +15,17 @@ module knows the tournament and the group it may belong to, so neither needs a l
 
 from __future__ import annotations
 
-from typing import Any
-
-from scorer.domain.model import Hand
+from scorer.domain.commands import RecordHand
 from scorer.services import groups, tables, tournaments
 from scorer.store.database import unit_of_work
 from scorer.store.models import HandRecord, TableSession
 
 
 @unit_of_work
-def record_hand(
-    session: TableSession,
-    hand: Hand,
-    *,
-    dealer: str | None = None,
-    idempotency_key: str | None = None,
-    number: Any = None,
-    begun: Any = None,
-) -> tuple[HandRecord, bool]:
-    """`tables.record_hand` (its arguments and answer), then the round closed when this
-    hand finished its last table."""
-    record, created = tables.record_hand(
-        session, hand, dealer, idempotency_key=idempotency_key, number=number, begun=begun
-    )
+def record_hand(session: TableSession, command: RecordHand) -> tuple[HandRecord, bool]:
+    """`tables.record_hand` (its command and answer), then the round closed when this
+    hand finished its last table. The API and the table page both record through here."""
+    record, created = tables.record_hand(session, command)
     if created and session.done:
         tournaments.close_round_if_done(session)
     return record, created

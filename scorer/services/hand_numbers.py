@@ -17,13 +17,13 @@ from scorer.store.errors import HandExists
 from scorer.store.models import HandRecord, TableSession
 
 
-def check_number(session: TableSession, number: Any) -> None:
+def check_number(session: TableSession, number: int | None) -> None:
     """The number a device entered its hand as is the next one; else the stored hand of
     that number is the conflict, or the number is refused."""
     if number is None:
         return
     following = session.hand_count + 1
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= following:
+    if not 1 <= number <= following:
         raise RuleError.one("number", msg("the next hand is number %(number)s", number=following))
     if number == following:
         return
@@ -41,15 +41,17 @@ SINCE_AT_MOST = 12
 """How many hands back a moved form's hand is compared with those entered since."""
 
 
-def check_not_entered_since(session: TableSession, hand: Hand, begun: Any, *, number: Any) -> None:
+def check_not_entered_since(
+    session: TableSession, hand: Hand, begun: int | None, *, number: int | None
+) -> None:
     """A hand begun as `begun` on a device whose half-entered form moved on to `number`
     because another device's hand came in live: when the hand stored as `begun` is this
     very hand (both devices entered it), it is the conflict; entered twice, it would be
     stored twice. Only that hand: a later one that looks the same (two Bettel in a row) is
     another hand. The conflict still lets the player enter his as the next one."""
-    if not isinstance(begun, int) or not isinstance(number, int):
+    if begun is None or number is None:
         return
-    if isinstance(begun, bool) or not max(1, number - SINCE_AT_MOST) <= begun < number:
+    if not max(1, number - SINCE_AT_MOST) <= begun < number:
         return
     stored = db.session.execute(
         select(*(getattr(HandRecord, c) for c in HAND_COLUMNS)).where(

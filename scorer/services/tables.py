@@ -21,6 +21,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorer.domain import Hand, RuleError
+from scorer.domain.commands import EditHand, RecordHand, VoidHand
 from scorer.domain.facts import parse_players
 from scorer.domain.ledger import Ledger, LedgerState, Lineup
 from scorer.domain.limits import MAX_EVENING_HANDS, MAX_PLAYER_NAME, MAX_TABLE_NAME
@@ -108,21 +109,14 @@ def create_session(
 
 
 @unit_of_work
-def record_hand(
-    session: TableSession,
-    hand: Hand,
-    dealer: str | None = None,
-    *,
-    idempotency_key: str | None = None,
-    number: Any = None,
-    begun: Any = None,
-) -> tuple[HandRecord, bool]:
-    """Append a hand; returns (record, created). A repeated `idempotency_key` returns the
-    hand it first stored; the same key with a different hand is refused. `number`, when
-    given, is the number the device showed for the hand: if that hand is stored already
-    (another device entered it) nothing is stored (`HandExists`), and a number beyond the
-    next is refused. `begun`: the number the hand was begun as, when the device's form moved
-    on since (see `hand_numbers.check_not_entered_since`)."""
+def record_hand(session: TableSession, command: RecordHand) -> tuple[HandRecord, bool]:
+    """Append the command's hand; returns (record, created). A repeated idempotency key
+    returns the hand it first stored; the same key with a different hand is refused. The
+    command's `number`, when given, is the number the device showed for the hand: if that
+    hand is stored already (another device entered it) nothing is stored (`HandExists`),
+    and a number beyond the next is refused. `begun`: the number the hand was begun as, when
+    the device's form moved on since (see `hand_numbers.check_not_entered_since`)."""
+    hand, dealer, idempotency_key = command.hand, command.dealer, command.idempotency_key
     if idempotency_key:
         existing = db.session.scalar(
             select(HandRecord).where(
@@ -147,8 +141,8 @@ def record_hand(
                 count=MAX_EVENING_HANDS,
             )
         )
-    check_number(session, number)
-    check_not_entered_since(session, hand, begun, number=number)
+    check_number(session, command.number)
+    check_not_entered_since(session, hand, command.begun, number=command.number)
     ledger = ledger_for(session)
     number = session.hand_count + 1
     entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
@@ -183,21 +177,18 @@ def record_hand(
 
 @unit_of_work
 def edit_hand(
-    session: TableSession,
-    number: int,
-    version: Any,
-    hand: Hand,
-    dealer: str | None = None,
-    by: Organiser | None = None,
+    session: TableSession, command: EditHand, *, by: Organiser | None = None
 ) -> HandRecord:
-    """Correct a hand read at `version`; every later hand is settled again. `by`: the
-    organiser who corrects it (a tournament's table after its round closed), else None."""
+    """Correct the command's hand, read at its version; every later hand is settled again.
+    `by`: the organiser who corrects it (a tournament's table after its round closed), else
+    None."""
     _require_correctable(session, by)
-    record = _live_hand(session, number, version)
+    number = command.number
+    record = _live_hand(session, number, command.version)
     before = {"hand": record.facts, "dealer": record.dealer}
-    record.facts = hand.to_json()
-    if dealer:
-        record.dealer = dealer
+    record.facts = command.hand.to_json()
+    if command.dealer:
+        record.dealer = command.dealer
     record.version += 1
     refold(session, number)
     after = {"hand": record.facts, "dealer": record.dealer}
@@ -208,11 +199,13 @@ def edit_hand(
 
 @unit_of_work
 def void_hand(
-    session: TableSession, number: int, version: Any, *, by: Organiser | None = None
+    session: TableSession, command: VoidHand, *, by: Organiser | None = None
 ) -> HandRecord:
-    """Take a hand out of the ledger; it stays in the history. `by` as for `edit_hand`."""
+    """Take the command's hand out of the ledger; it stays in the history. `by` as for
+    `edit_hand`."""
     _require_correctable(session, by)
-    record = _live_hand(session, number, version)
+    number = command.number
+    record = _live_hand(session, number, command.version)
     record.voided = True
     record.version += 1
     refold(session, number)
@@ -224,12 +217,13 @@ def void_hand(
 
 @unit_of_work
 def undo_hand(
-    session: TableSession, number: int, version: Any, *, by: Organiser | None = None
+    session: TableSession, command: VoidHand, *, by: Organiser | None = None
 ) -> HandRecord:
-    """Undo on the table page: strike hand `number` (read at `version`) so that it goes back
+    """Undo on the table page: strike the command's hand (read at its version) so that it goes back
     into the form, but only while it is the latest live hand. When another device entered a
     later hand meanwhile, `LaterHandExists` and nothing is struck: the hand is corrected in
     its own form instead, and the dealer and who sits out stay those of the real table."""
+    number = command.number
     later = db.session.scalar(
         select(HandRecord.number)
         .where(
@@ -247,7 +241,7 @@ def undo_hand(
             number=number,
         )
         raise LaterHandExists(said, number, later)
-    return void_hand(session, number, version, by=by)
+    return void_hand(session, command, by=by)
 
 
 def _require_correctable(session: TableSession, by: Organiser | None) -> None:
@@ -293,11 +287,11 @@ def replay_hands(session: TableSession, plan: ImportPlan, upto: int | None = Non
         while changes and changes[0].at <= imported.number:
             change = changes.pop(0)
             change_players(session, change.players, change.dealer)
-        record, _ = record_hand(session, imported.hand, imported.dealer)
+        record, _ = record_hand(session, RecordHand(imported.hand, dealer=imported.dealer))
         if imported.voided:
             # The last hand: the refold starts after the hand before it and has nothing
             # after it to fold, so many voided hands cost no more than many recorded ones.
-            void_hand(session, record.number, record.version)
+            void_hand(session, VoidHand(record.number, record.version))
     if upto is None:
         for change in changes:  # after the last hand
             change_players(session, change.players, change.dealer)
@@ -412,14 +406,12 @@ def reopen_session(session: TableSession) -> None:
     _history(session, "reopen")
 
 
-def _live_hand(session: TableSession, number: int, version: Any) -> HandRecord:
+def _live_hand(session: TableSession, number: int, version: int) -> HandRecord:
     record = db.session.scalar(
         select(HandRecord).where(HandRecord.session_id == session.id, HandRecord.number == number)
     )
     if record is None:
         raise NotFound(no_such_hand(number))
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise RuleError.one("version", msg("the version the hand was read at is needed"))
     if record.voided and version < record.version:
         raise Conflict(
             msg("hand %(number)s was struck out by someone else since: reload", number=number)

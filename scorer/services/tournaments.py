@@ -40,6 +40,7 @@ from scorer.domain.tournament import (
     standings,
     tournament_rules,
 )
+from scorer.domain.validation import whole_number_in
 from scorer.services import director, policies, table_ledger, tables
 from scorer.services.door import Door, new_desk_code
 from scorer.store import table_rows
@@ -128,18 +129,14 @@ def create_tournament(
         name = clean_name(name, "name", MAX_TOURNAMENT_NAME)
     except RuleError as exc:
         errors.update(exc.fields)
-    if (
-        not isinstance(rounds, int)
-        or isinstance(rounds, bool)
-        or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS
+    for field, value, most in (
+        ("rounds", rounds, MAX_TOURNAMENT_ROUNDS),
+        ("deals_per_player", deals_per_player, MAX_DEALS_PER_PLAYER),
     ):
-        errors["rounds"] = [whole_number_between(1, MAX_TOURNAMENT_ROUNDS)]
-    if (
-        not isinstance(deals_per_player, int)
-        or isinstance(deals_per_player, bool)
-        or not 1 <= deals_per_player <= MAX_DEALS_PER_PLAYER
-    ):
-        errors["deals_per_player"] = [whole_number_between(1, MAX_DEALS_PER_PLAYER)]
+        try:
+            whole_number_in(value, field, low=1, high=most)
+        except RuleError as exc:
+            errors.update(exc.fields)
     try:
         tie_breaks = check_tie_breaks(tie_breaks)
     except ValueError as exc:

@@ -16,15 +16,17 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorer.domain import GAMES, RuleError
+from scorer.domain.commands import VoidHand
 from scorer.domain.ledger import LedgerState
 from scorer.domain.validation import whole_number
 from scorer.i18n.catalogue import say, say_error
 from scorer.live import conditional, live_etag
-from scorer.services import table_ledger, tables
+from scorer.services import hand_commands, table_ledger, tables
 from scorer.store.errors import LaterHandExists, NotFound
 from scorer.table.blueprint import bp
 from scorer.table.hand_form import COUNTS, form_data_from_facts
 from scorer.table.routes import (
+    facts_of_form,
     hand_from_form,
     latest_news,
     organiser_here,
@@ -129,9 +131,10 @@ def edit(number: int):
         form.declarer.choices = declarers(record)
         if form.validate():
             try:
-                hand = hand_from_form(form)
                 version = whole_number(form.version.data)
-                tables.edit_hand(table, number, version, hand, by=organiser_here())
+                facts = {**facts_of_form(form), "version": version}
+                command = hand_commands.edit_command(table, number, facts)
+                tables.edit_hand(table, command, by=organiser_here())
             except RuleError as exc:
                 attach_errors(form, exc)
             else:
@@ -168,10 +171,10 @@ def edit(number: int):
 def void(number: int):
     record = live_hand(number)
     if request.method == "POST":
-        version = whole_number(request.form.get("version"))
+        command = hand_commands.void_command(number, whole_number(request.form.get("version")))
         if request.form.get("next") == "table":
-            return undo(number, version)
-        tables.void_hand(g.table, number, version, by=organiser_here())
+            return undo(command)
+        tables.void_hand(g.table, command, by=organiser_here())
         later = table_ledger.live_hands_after(g.table, number)
         flash(
             ngettext(
@@ -190,13 +193,14 @@ def void(number: int):
     )
 
 
-def undo(number: int, version: int | str | None):
+def undo(command: VoidHand):
     """Undo under the bar of a saved hand: hand `number` goes back into the form, once (the
     next load of the table takes it out of the cookie, a reload shows an empty form). When
     another device entered a later hand meanwhile, nothing is struck: the player is asked to
     correct the hand in its own form."""
+    number = command.number
     try:
-        tables.undo_hand(g.table, number, version, by=organiser_here())
+        tables.undo_hand(g.table, command, by=organiser_here())
     except LaterHandExists as exc:
         return render_template(
             "undo_refused.html", table=g.table, said=say_error(exc), number=exc.number

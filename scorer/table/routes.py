@@ -22,13 +22,14 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
+from scorer.domain.commands import RecordHand
 from scorer.domain.facts import parse_hand
 from scorer.domain.limits import FORM_PLAYERS
 from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES, OPEN_BY_CODE
 from scorer.i18n.catalogue import say, say_error
 from scorer.live import conditional, is_live_poll, live_etag
-from scorer.services import evenings, groups, policies, table_ledger, tables
+from scorer.services import evenings, groups, hand_commands, policies, table_ledger, tables
 from scorer.store import table_codes, table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import Organiser, TableSession
@@ -215,9 +216,17 @@ def table_hand_form(formdata=None, data=None):
 
 
 def hand_from_form(form) -> Hand:
-    """The hand the form describes, read by the one hand parser the API and imports use."""
+    """The hand the form describes (for a preview), read by the one hand parser the API and
+    imports use."""
     game = GAMES[g.table.game]
     return parse_hand(facts_from_form(form, game), game)
+
+
+def facts_of_form(form) -> dict[str, Any]:
+    """The hand's facts the form describes, as the API's body says them
+    (`facts_from_form`): a command is built from them as from the API's
+    (`scorer.services.hand_commands`)."""
+    return facts_from_form(form, GAMES[g.table.game])
 
 
 UPCOMING = 8
@@ -317,14 +326,13 @@ def render_table(
     ), status
 
 
-def recorded_hand(
-    table: TableSession, hand: Hand, key: str | None, number: Any, begun: Any = None
-) -> tuple[dict[str, Any], int]:
-    """Record `hand` (a write of the table's queue) and read, before the commit, what the
-    bar under the form says about it, and the table's version after it. The write may run
-    in another request's thread and transaction (`table_queue`): what it gives back is
-    plain data, never an object of that transaction's session."""
-    record = evenings.record_hand(table, hand, idempotency_key=key, number=number, begun=begun)[0]
+def recorded_hand(table: TableSession, command: RecordHand) -> tuple[dict[str, Any], int]:
+    """Record the command's hand (a write of the table's queue, through the API's own
+    `evenings.record_hand`) and read, before the commit, what the bar under the form says
+    about it, and the table's version after it. The write may run in another request's
+    thread and transaction (`table_queue`): what it gives back is plain data, never an
+    object of that transaction's session."""
+    record = evenings.record_hand(table, command)[0]
     declarer = record.facts["declarer"]
     recorded = {
         "number": record.number,
@@ -345,14 +353,21 @@ def record():
     if form.validate():
         try:
             key = idempotency_key(request.headers.get("Idempotency-Key"))
+            facts = facts_of_form(form)
             number = entered_number(form)
-            begun = whole_number(request.form.get("begun"))  # where a moved form began
-            hand = hand_from_form(form)
+            if number is not None:
+                facts["number"] = number
+            command = hand_commands.record_command(
+                g.table,
+                facts,
+                idempotency_key=key,
+                begun=whole_number(request.form.get("begun")),  # where a moved form began
+            )
             recorded, version = table_queue.write_table(
-                g.table.key, lambda table: recorded_hand(table, hand, key, number, begun)
+                g.table.key, lambda table: recorded_hand(table, command)
             )
         except HandExists as exc:
-            return answer_conflict(form, hand, exc)
+            return answer_conflict(form, command.hand, exc)
         except Conflict as exc:
             if not wants_json():
                 raise
