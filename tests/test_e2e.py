@@ -17,6 +17,7 @@ from scorer.domain.ledger import Ledger, final_balances
 from scorer.domain.scoring import Rules
 from scorer.domain.settle import settle
 from tests.support.browser import ARTIFACTS, chromium, chromium_or_skip, sign_up_organiser
+from tests.support.devices import landed
 from tests.support.languages import german_euros
 from tests.support.servers import CHROMIUM
 
@@ -142,7 +143,7 @@ def test_an_evening_on_a_tablet(page):
     page.locator("input[name=first_dealer][value='3']").check(force=True)
     page.screenshot(path=str(ARTIFACTS / "new-table.png"), full_page=True)
     page.get_by_role("button", name="Tisch anlegen").click()
-    page.wait_for_selector("text=gibt: Dieter")
+    landed(page, "text=gibt: Dieter")
     assert "Haferl 4,00 €" in page.inner_text(".topbar")
 
     for number, (declarer, contract, entry, _, preview) in enumerate(EVENING, start=1):

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.support.browser import ARTIFACTS, chromium, chromium_or_skip, sign_up_organiser
-from tests.support.devices import VIEWPORTS, WORDS, Taps
+from tests.support.devices import VIEWPORTS, WORDS, Taps, landed
 from tests.support.languages import GERMAN
 
 chromium_or_skip()
@@ -138,7 +138,7 @@ def test_haferltarock_evening_with_a_player_joining_and_one_leaving(device):
 
     # Undo puts the hand back into the form, to be corrected.
     page.get_by_role("button", name="Rückgängig").click()
-    page.wait_for_selector("text=steht wieder im Formular")
+    landed(page, "text=steht wieder im Formular")
     assert page.input_value("#points") == "61"
     assert page.locator("input[name=declarer][value=Dieter]").is_checked()
 
@@ -173,7 +173,7 @@ def test_an_evening_in_english(english_device):
     assert max(taps) <= 3, taps
 
     page.get_by_role("button", name="Undo").click()
-    page.wait_for_selector("text=back in the form")
+    landed(page, "text=back in the form")
     assert page.input_value("#points") == "50"
 
     # The next hand's preview with "why?" open, for the eye.
@@ -193,6 +193,28 @@ def test_an_evening_in_english(english_device):
     page.goto(f"/t/{key}/spiele")
     assert page.locator("text=not at the table").count() >= 1
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_a_choice_tapped_before_the_page_scripts_ran_is_previewed(device):
+    """A slow tablet: the player taps another contract while the page's scripts are still on
+    their way (held back here). Once they run, the preview is of the hand in the form, not
+    the confirmation of Undo that the page came with. (A number typed meanwhile is heard
+    anyway: the field's change comes when the focus leaves it; a tapped chip's does not.)"""
+    name, page = device
+    key = create(page, "haferltarock", "parlett-units", ["Anton", "Berta", "Charlotte"])
+    page.goto(f"/t/{key}")
+    plain_hand(page, "Anton", "Frage", 70, "Anton +0,20 €")
+    held: list = []
+    page.route("**/static/js/main.js", lambda route: held.append(route))
+    with page.expect_request("**/static/js/main.js"):
+        page.get_by_role("button", name="Rückgängig").click()
+    page.wait_for_selector("text=steht wieder im Formular")
+    Taps(page).choice("Was?", "Hand (Solo)")
+    assert len(held) == 1 and page.evaluate("document.readyState") == "interactive"
+    held[0].continue_()
+    page.wait_for_selector("#preview .preview-sum")
+    assert "Anton" in page.inner_text("#preview")
+    assert page.input_value("#points") == "70"  # the hand taken back, now as a Hand (Solo)
 
 
 def test_the_preview_with_why_open_in_german(device):
@@ -388,7 +410,7 @@ def test_a_stammtisch_season_through_the_pages(device):
     for member in ("Anton", "Berta", "Carl"):
         page.locator(f"input[name=player][value={member}]").check(force=True)
     page.get_by_role("button", name="Abend beginnen").click()
-    page.wait_for_selector("#hand-form")
+    landed(page, "#hand-form")
     for _ in range(2):
         declarer = page.locator("input[name=declarer]").first.get_attribute("value")
         plain_hand(page, declarer, "Frage", 75, declarer)
@@ -403,7 +425,7 @@ def test_a_stammtisch_season_through_the_pages(device):
     page.locator("input[name=player][value=Dora]").check(force=True)
     page.screenshot(path=str(ARTIFACTS / f"stammtisch-{name}.png"), full_page=True)
     page.get_by_role("button", name="Abend beginnen").click()
-    page.wait_for_selector("#hand-form")
+    landed(page, "#hand-form")
     assert pot.split()[-2] in page.inner_text(".topbar .pot")  # started with that Haferl
     declarer = page.locator("input[name=declarer]").first.get_attribute("value")
     plain_hand(page, declarer, "Frage", 80, declarer)
@@ -533,7 +555,7 @@ def test_a_stammtisch_evening_and_season_in_english(english_device):
     for member in ("Anton", "Berta", "Carl"):
         page.locator(f"input[name=player][value={member}]").check(force=True)
     page.get_by_role("button", name="Start the evening").click()
-    page.wait_for_selector("#hand-form")
+    landed(page, "#hand-form")
     declarer = page.locator("input[name=declarer]").first.get_attribute("value")
     plain_hand(page, declarer, "Frage", 75, declarer, words=WORDS["en"])
     page.get_by_role("link", name="End the evening").click()

@@ -4,6 +4,18 @@
 import { CLEARED_EVENT, KEEP, PREVIEW_ID, PREVIEW_URL, SAID } from "./hooks.js";
 import { applyContract, contract } from "./contract.js";
 
+// A tap or a number before this script ran (a slow tablet, a page still loading): the form
+// is no longer as the page came with it.
+function changedSinceLoad(form) {
+  return Array.prototype.some.call(form.elements, (el) => {
+    if (el.type === "radio" || el.type === "checkbox") return el.checked !== el.defaultChecked;
+    if (el.tagName === "SELECT") {
+      return Array.prototype.some.call(el.options, (option) => option.selected !== option.defaultSelected);
+    }
+    return "defaultValue" in el && el.value !== el.defaultValue;
+  });
+}
+
 export function start(form) {
   const previewUrl = form.getAttribute(PREVIEW_URL);
   const preview = document.getElementById(PREVIEW_ID);
@@ -43,9 +55,11 @@ export function start(form) {
   form.addEventListener("input", changed);
   form.addEventListener(CLEARED_EVENT, () => { clearTimeout(timer); asked++; applyContract(form); });
   return {
-    /** The preview of a hand the page came with, unless the bar keeps a saved hand. */
+    /** The preview of the hand in the form, unless the bar keeps a saved hand and the
+     * form is still as the page came with it. */
     first() {
-      if (contract(form) && !(preview && preview.hasAttribute(KEEP))) changed();
+      const kept = preview && preview.hasAttribute(KEEP);
+      if (contract(form) && (!kept || changedSinceLoad(form))) changed();
     },
   };
 }

@@ -23,6 +23,15 @@ WORDS = {
 """The names of the form's groups, as a screen reader (and the test) finds them."""
 
 
+def landed(page, selector: str) -> None:
+    """After a tap that loads a new page: it shows `selector` and its scripts have run.
+    Module scripts run before DOMContentLoaded, and the page's text shows before them: a
+    test that taps as soon as the text shows taps a page that does not listen yet (which a
+    busy machine made happen: the preview of the hand never came)."""
+    page.wait_for_selector(selector)
+    page.wait_for_load_state("domcontentloaded")
+
+
 class Taps:
     """Counts the taps a player makes."""
 
