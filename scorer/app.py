@@ -95,12 +95,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         connections.prepare(db.engine)
         release_at_the_end(db.engine)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    # The reader's language first: the refusals of the hooks after it are in it.
+    i18n_reader.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)
     limiter.init_app(app)
     compress.init_app(app)
     security.init_app(app)
-    i18n_reader.init_app(app)
     app.extensions["desk"] = Desk(
         templates=PROJECT_ROOT / "templates",
         static=PROJECT_ROOT / "static",

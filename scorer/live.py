@@ -15,6 +15,7 @@ out compressed or not (`scorer.extensions.compress` leaves a weak ETag as it is)
 
 from __future__ import annotations
 
+import contextvars
 import gzip
 import logging
 import threading
@@ -191,7 +192,9 @@ def recent_page(
     kept = pages.young(name)
     if kept is None and (kept := pages.stale(name)) is not None and pages.claim(name):
         try:
-            REFRESHERS.submit(_refresher(pages, name, look, render, mimetype))
+            # In a copy of this request's context: its reader's language (scorer.i18n.words).
+            context = contextvars.copy_context()
+            REFRESHERS.submit(context.run, _refresher(pages, name, look, render, mimetype))
         except RuntimeError:  # the pool is shut down (the server stops): look here
             pages.release(name)
             kept = None

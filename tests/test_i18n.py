@@ -17,6 +17,7 @@ from scorer.domain.scoring import Rules, score_hand
 from scorer.i18n.catalogue import say, say_all, say_line
 from scorer.i18n.formats import euros
 from tests.conftest import load_vectors
+from tests.support.languages import a_reader
 from tests.support.vectors import hand_from_json, score_vector
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +76,7 @@ def explanations(game, system_id, params):
 
 
 def said(app, language, lines):
-    with app.test_request_context(), force_locale(language):
+    with a_reader(app), force_locale(language):
         return {say_line(line) for line in lines}
 
 
@@ -146,7 +147,7 @@ def rule_errors():
 
 def test_rule_errors_in_both_languages(app):
     for fields in rule_errors():
-        with app.test_request_context():
+        with a_reader(app):
             with force_locale("de"):
                 german = say_all(fields)
             with force_locale("en"):
@@ -157,7 +158,7 @@ def test_rule_errors_in_both_languages(app):
 
 
 def test_money_and_numbers_follow_the_locale(app):
-    with app.test_request_context():
+    with a_reader(app):
         with force_locale("de"):
             assert euros(120) == "1,20 €"
             assert euros(-123456) == "−1.234,56 €"
@@ -285,9 +286,9 @@ def test_dates_follow_the_locale(app):
 
     long_date = Clock().long_date
 
-    with app.test_request_context("/?lang=en"):
+    with a_reader(app, "/?lang=en"):
         assert long_date(date(2026, 12, 2)) == "2 December 2026"
-    with app.test_request_context("/"):
+    with a_reader(app, "/"):
         assert long_date(date(2026, 12, 2)) == "2. Dezember 2026"
 
 

@@ -10,11 +10,13 @@ import re
 import time
 
 from scorer.api import tournaments as tournament_api
+from scorer.i18n import words
 from scorer.live import RecentPages, recent_page
 from scorer.store.database import db
 from scorer.tournaments import routes
 from tests.support.clocks import Clock
 from tests.support.groups import FOUR, create_group, evening, play
+from tests.support.languages import a_reader
 from tests.support.tables import FRAGE, api_hand, form_fields, new_table, session_json, table_url
 from tests.support.tournaments import API, active_players, created, draw, organiser, session_of
 
@@ -329,6 +331,29 @@ def test_a_refresh_that_fails_leaves_the_next_reader_to_look_itself(app):
         assert pages.stale("x") is None  # forgotten
         assert recent_page(pages, "x", look, lambda etag: etag).get_data() == b"v3"
     assert looks == ["look"] * 3
+
+
+def test_a_page_refreshed_in_a_refresher_thread_speaks_its_reader_language(app):
+    """The refresher thread renders in a copy of the reader's context: an English reader's
+    kept page is rendered again in English, not in the German of a thread without a reader."""
+    clock = Clock()
+    pages = RecentPages(max_age=0.05, clock=clock)
+    looks: list[str] = []
+
+    def look() -> str:
+        looks.append("look")
+        return f"v{len(looks)}"
+
+    def render(etag: str) -> str:
+        return f"{etag} {words.current().language}"
+
+    with a_reader(app, "/turnier/x/stand?lang=en"):
+        assert recent_page(pages, "x", look, render).get_data() == b"v1 en"
+        clock.later(0.06)
+        assert recent_page(pages, "x", look, render).get_data() == b"v1 en"  # stale
+        refreshed(pages)
+        assert recent_page(pages, "x", look, render).get_data() == b"v2 en"
+    assert words.current().language == "de"  # the reader gone, nobody reads: German
 
 
 def test_recent_pages_render_at_most_once_per_max_age():

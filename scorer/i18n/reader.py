@@ -11,10 +11,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from flask import Flask, has_request_context, request
+from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale
 
-from scorer.i18n.words import LANGUAGES, LOCALES, TRANSLATIONS, speaking, tell_reader_language
+from scorer.i18n.words import (
+    LANGUAGES,
+    LOCALES,
+    TRANSLATIONS,
+    done_reading,
+    reading,
+    speaking,
+)
 
 T = TypeVar("T")
 COOKIE = "lang"
@@ -74,8 +81,19 @@ def file_language() -> str:
     return chosen_language(default="de")
 
 
+def _reader_comes() -> None:
+    g.reader = reading(language)
+
+
+def _reader_goes(_error: BaseException | None) -> None:
+    token = g.pop("reader", None)
+    if token is not None:
+        done_reading(token)
+
+
 def init_app(app: Flask) -> None:
-    tell_reader_language(language)
+    app.before_request(_reader_comes)
+    app.teardown_request(_reader_goes)
     babel.init_app(
         app,
         locale_selector=select_locale,

@@ -3,7 +3,10 @@ the locale each language is written in.
 
 What is said is said in the current language: the one chosen with `speaking(lang)` (a
 printed paper, a file, a refresh thread), else the reader's, as the web layer tells it
-(`reader_language`, set by `scorer.i18n.reader.init_app`; German where there is no reader).
+(`reading`, entered by `scorer.i18n.reader` for each request; German where there is no
+reader). Both are context variables: nothing here is set for the whole process, and a
+thread that works for a request runs in a copy of the request's context
+(`contextvars.copy_context`, as `scorer.live`'s refresher does).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -58,17 +61,23 @@ def _german() -> str:
     return "de"
 
 
-_reader_language: list[Callable[[], str]] = [_german]
+_reader_language: ContextVar[Callable[[], str]] = ContextVar("reader_language", default=_german)
 
 
-def tell_reader_language(language: Callable[[], str]) -> None:
-    """How the web layer tells the reader's language ("de" where it has no reader)."""
-    _reader_language[0] = language
+def reading(language: Callable[[], str]) -> Token[Callable[[], str]]:
+    """From now on in this context, the reader's language is `language()` (the web layer's,
+    asked when something is said: a page may switch it midway); `done_reading` ends it."""
+    return _reader_language.set(language)
+
+
+def done_reading(token: Token[Callable[[], str]]) -> None:
+    """The reader of `reading` is gone: German again, where nobody reads."""
+    _reader_language.reset(token)
 
 
 def current() -> Words:
     """The words said now: those of `speaking`, else the reader's."""
-    return _speaking.get() or words_of(_reader_language[0]())
+    return _speaking.get() or words_of(_reader_language.get()())
 
 
 def machine_language(environ: Mapping[str, str] | None = None) -> str:

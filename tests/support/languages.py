@@ -1,4 +1,5 @@
-"""Words a page in the other language must not have, and money as German writes it.
+"""Words a page in the other language must not have, money as German writes it, and a
+request to say things in (`a_reader`).
 
 The word lists hold common words of each language that the other never uses; card terms
 that keep their German names in English (Frage, Solo, Haferl, Bettel, …) are not on them.
@@ -7,6 +8,8 @@ that keep their German names in English (Frage, Solo, Haferl, Bettel, …) are n
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from scorer.i18n.formats import money
 
@@ -29,3 +32,12 @@ ENGLISH = re.compile(
 def german_euros(cents: int, signed: bool = False) -> str:
     """Euros as a German page and sheet write them: '1.234,50 €', '−1,20 €'."""
     return money(cents, signed, "de_DE")
+
+
+@contextmanager
+def a_reader(app, path: str = "/") -> Iterator[None]:
+    """A request to `path` as the app begins one (its before_request hooks run: the reader's
+    language is known to all that is said), without a view; torn down on leaving."""
+    with app.test_request_context(path):
+        app.preprocess_request()
+        yield
