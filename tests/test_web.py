@@ -10,6 +10,7 @@ import pytest
 from scorer import create_app
 from scorer.domain.commands import RecordHand
 from scorer.store.database import db
+from scorer.web import qr
 from tests.support.tables import PLAYERS, new_table, table_url
 
 
@@ -310,6 +311,19 @@ def test_qr_code_points_at_the_table(client):
     svg = client.get(url + "/qr.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert svg.get_data(as_text=True).lstrip().startswith("<?xml")
+
+
+def test_a_qr_code_is_made_once_per_address(client, monkeypatch):
+    """A tournament's tables page asks for hundreds of codes, again on every reload: each
+    address's code is made once, then given as it was."""
+    made: list[str] = []
+    make = qr.segno.make
+    monkeypatch.setattr(qr.segno, "make", lambda url, **how: made.append(url) or make(url, **how))
+    url = table_url(new_table(client))  # a new table: an address no code was made for
+    first, again = client.get(url + "/qr.svg"), client.get(url + "/qr.svg")
+    assert first.data == again.data and b"<svg" in first.data
+    assert made == [f"http://localhost{url}"]
+    assert again.headers["Cache-Control"] == "no-store"  # the address is the table's key
 
 
 @pytest.mark.parametrize(
