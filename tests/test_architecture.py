@@ -1,10 +1,12 @@
 """The house's map holds: no import cycle between two modules (imports inside functions
 count), and no module too long to read in one sitting: past 400 lines a module is named in
 the warnings (time to split it by concept), past 600 the suite fails. The layers themselves
-are checked by import-linter (`make lint`, the contracts in pyproject.toml)."""
+are checked by import-linter (`make lint`, the contracts in pyproject.toml). What tests
+share lives in tests/support/: no test module imports another."""
 
 from __future__ import annotations
 
+import ast
 import warnings
 from pathlib import Path
 
@@ -89,3 +91,23 @@ def test_the_guard_catches_a_plain_string():
     RuleError.one("name", "a plain string")
     assert PLAIN_RULE_MESSAGES == ["a plain string"]
     PLAIN_RULE_MESSAGES.clear()
+
+
+def test_no_test_module_imports_another():
+    """A helper another test needs goes to tests/support/ (a test module imported by another
+    ties the two together, and its fixtures and constants travel unseen)."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            found += [
+                f"{path.relative_to(ROOT)}: {name}"
+                for name in names
+                if name.startswith("tests.test_") or name.startswith("test_")
+            ]
+    assert found == []

@@ -8,14 +8,12 @@ from collections import Counter
 
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.support.accessibility import SERIOUS, THEMES, WCAG
 from tests.support.browser import chromium, chromium_or_skip, sign_up_organiser
+from tests.support.devices import VIEWPORTS
 
 chromium_or_skip()
 
-SIZES = {"tablet": (1024, 768), "phone": (390, 844)}
-THEMES = ("light", "dark")
-WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
-SERIOUS = ("serious", "critical")
 API = "/api/v1"
 THREE = ["Anton", "Berta", "Clara"]
 
@@ -105,7 +103,7 @@ def test_no_serious_or_critical_wcag_violation(live_server):
         setup = browser.new_context(locale="de-DE", base_url=live_server)
         pages = pages_of_an_evening(setup.new_page())
         logged_in = setup.storage_state()  # the organiser's pages need the login
-        for size, (width, height) in SIZES.items():
+        for size, (width, height) in VIEWPORTS.items():
             for theme in THEMES:
                 context = browser.new_context(
                     locale="de-DE",
@@ -131,7 +129,7 @@ def test_no_serious_or_critical_wcag_violation(live_server):
                             lesser[rule, impact] += 1
                 context.close()
     print(
-        f"\naxe-core: {len(checked)} rules; {len(pages)} pages × {len(SIZES)} sizes × "
+        f"\naxe-core: {len(checked)} rules; {len(pages)} pages × {len(VIEWPORTS)} sizes × "
         f"{len(THEMES)} themes = {runs} runs; {len(found)} serious or critical violations"
     )
     for (rule, impact), count in sorted(lesser.items()):

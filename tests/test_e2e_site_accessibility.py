@@ -10,10 +10,11 @@ import zipfile
 
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.support.accessibility import SERIOUS, THEMES, WCAG
 from tests.support.browser import chromium
+from tests.support.devices import VIEWPORTS
+from tests.support.series import a_season, finished_tournament
 from tests.support.tournaments import API, organiser
-from tests.test_e2e_accessibility import SERIOUS, SIZES, THEMES, WCAG
-from tests.test_site import a_season, finished_tournament
 
 
 def unpacked(response, folder):
@@ -36,7 +37,7 @@ def test_the_published_sites_have_no_serious_or_critical_wcag_violation(app, cli
     axe = Axe()
     found: list[str] = []
     with chromium() as browser:
-        for size, (width, height) in SIZES.items():
+        for size, (width, height) in VIEWPORTS.items():
             for theme in THEMES:
                 context = browser.new_context(
                     locale="de-DE", viewport={"width": width, "height": height}, color_scheme=theme

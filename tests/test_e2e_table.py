@@ -13,41 +13,41 @@ import re
 
 import pytest
 
-from tests.support.browser import ARTIFACTS, chromium, chromium_or_skip, sign_up_organiser
+from tests.support.browser import ARTIFACTS, chromium_or_skip, sign_up_organiser
 from tests.support.devices import VIEWPORTS, WORDS, Taps, landed
 from tests.support.languages import GERMAN
 
 chromium_or_skip()
 
 
-def open_browser(request, live_server, locale: str):
+def open_browser(request, browser, live_server, locale: str):
     ARTIFACTS.mkdir(exist_ok=True)
     width, height = VIEWPORTS[request.param]
-    with chromium() as browser:
-        context = browser.new_context(
-            locale=locale,
-            viewport={"width": width, "height": height},
-            has_touch=True,
-            is_mobile=request.param == "phone",
-            base_url=live_server,
-        )
-        page = context.new_page()
-        problems: list[str] = []
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        yield request.param, page
+    context = browser.new_context(
+        locale=locale,
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=request.param == "phone",
+        base_url=live_server,
+    )
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    yield request.param, page
+    context.close()
     assert problems == [], problems
 
 
 @pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
-def device(request, live_server):
+def device(request, browser, live_server):
     """A German tablet or phone (the browser asks for German)."""
-    yield from open_browser(request, live_server, "de-DE")
+    yield from open_browser(request, browser, live_server, "de-DE")
 
 
 @pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
-def english_device(request, live_server):
+def english_device(request, browser, live_server):
     """A tablet or phone whose browser asks for English."""
-    yield from open_browser(request, live_server, "en-GB")
+    yield from open_browser(request, browser, live_server, "en-GB")
 
 
 def create(page, game: str, system: str, players: list[str], **params) -> str:
@@ -362,39 +362,41 @@ def test_an_evening_of_each_game_by_tapping(device, evening):
     (ARTIFACTS / f"taps-{game}-{name}.txt").write_text(f"{taps}\n")
 
 
-def test_live_standings_fit_a_phone_and_fill_a_projector(live_server):
-    with chromium() as browser:
-        context = browser.new_context(locale="de-DE", base_url=live_server)
-        page = context.new_page()
-        auth = sign_up_organiser(page)
-        tournament = page.request.post(
-            "/api/v1/tournaments",
-            headers=auth,
-            data={
-                "name": "Pokal",
-                "game": "haferltarock",
-                "system": "parlett-units",
-                "rounds": 6,
-                "players": [f"Spielerin mit langem Namen {i}" for i in range(9)],
-            },
-        ).json()
-        page.request.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=auth, data={})
-        sizes = {}
-        for width, height in ((390, 844), (1920, 1080)):
-            view = browser.new_context(
-                locale="de-DE", viewport={"width": width, "height": height}, base_url=live_server
-            ).new_page()
-            view.goto(f"/turnier/{tournament['key']}/stand")
-            view.screenshot(path=str(ARTIFACTS / f"standings-{width}.png"))
-            wide = view.evaluate(
-                "w => [...document.querySelectorAll('body *')]"
-                ".filter(e => e.getBoundingClientRect().right > w)"
-                ".map(e => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right)",
-                width,
-            )
-            assert view.evaluate("document.documentElement.scrollWidth") <= width, wide
-            sizes[width] = view.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
-        assert sizes[1920] >= 32 and sizes[390] < sizes[1920]
+def test_live_standings_fit_a_phone_and_fill_a_projector(browser, live_server):
+    context = browser.new_context(locale="de-DE", base_url=live_server)
+    page = context.new_page()
+    auth = sign_up_organiser(page)
+    tournament = page.request.post(
+        "/api/v1/tournaments",
+        headers=auth,
+        data={
+            "name": "Pokal",
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "rounds": 6,
+            "players": [f"Spielerin mit langem Namen {i}" for i in range(9)],
+        },
+    ).json()
+    page.request.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=auth, data={})
+    sizes = {}
+    for width, height in ((390, 844), (1920, 1080)):
+        seen = browser.new_context(
+            locale="de-DE", viewport={"width": width, "height": height}, base_url=live_server
+        )
+        view = seen.new_page()
+        view.goto(f"/turnier/{tournament['key']}/stand")
+        view.screenshot(path=str(ARTIFACTS / f"standings-{width}.png"))
+        wide = view.evaluate(
+            "w => [...document.querySelectorAll('body *')]"
+            ".filter(e => e.getBoundingClientRect().right > w)"
+            ".map(e => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right)",
+            width,
+        )
+        assert view.evaluate("document.documentElement.scrollWidth") <= width, wide
+        sizes[width] = view.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        seen.close()
+    context.close()
+    assert sizes[1920] >= 32 and sizes[390] < sizes[1920]
 
 
 def test_a_stammtisch_season_through_the_pages(device):

@@ -11,6 +11,7 @@ import pytest
 
 from tests.support.browser import ARTIFACTS
 from tests.support.pdfs import pdf_text, until_printed
+from tests.support.series import finish, new_series, series_table, tournament_in
 from tests.support.tournaments import API, organiser
 
 PEOPLE = [f"Spieler {i:02d}" for i in range(1, 31)]
@@ -19,55 +20,6 @@ PEOPLE = [f"Spieler {i:02d}" for i in range(1, 31)]
 @pytest.fixture
 def auth(app):
     return organiser(app)
-
-
-def new_series(client, auth, **body):
-    sent = {"name": "Haferl-Cup 2027", "cup_points": [100, 90, 82, 76, 70], **body}
-    return client.post(f"{API}/series", json=sent, headers=auth)
-
-
-def tournament_in(client, auth, series_id, name, totals: dict[str, int], *, final=False):
-    """A one-round tournament of the series, its totals made by adjustments (no hand
-    played), closed and finished unless it is the final (then only drawn)."""
-    body = {
-        "name": name,
-        "date": "2027-01-10",
-        "game": "haferltarock",
-        "system": "parlett-units",
-        "rounds": 1,
-        "deals_per_player": 1,
-        "players": list(totals),
-        "series": series_id,
-        "final": final,
-    }
-    made = client.post(f"{API}/tournaments", json=body, headers=auth)
-    assert made.status_code == 201, made.get_json()
-    tid = made.get_json()["id"]
-    assert client.post(f"{API}/tournaments/{tid}/rounds", json={}, headers=auth).status_code == 201
-    for player, points in totals.items():
-        if points:
-            adjustment = {"player": player, "points": points, "reason": "Wertung"}
-            answer = client.post(
-                f"{API}/tournaments/{tid}/adjustments", json=adjustment, headers=auth
-            )
-            assert answer.status_code == 201
-    if not final:
-        finish(client, auth, tid)
-    return tid
-
-
-def finish(client, auth, tid):
-    assert (
-        client.post(f"{API}/tournaments/{tid}/rounds/1/close", json={}, headers=auth).status_code
-        == 200
-    )
-    assert client.post(f"{API}/tournaments/{tid}/finish", json={}, headers=auth).status_code == 200
-
-
-def table(client, key):
-    answer = client.get(f"{API}/series/{key}/standings")
-    assert answer.status_code == 200
-    return answer.get_json()
 
 
 def row_of(rows, player):
@@ -79,7 +31,7 @@ def test_tied_places_share_the_cup_points_of_the_places_they_occupy(client, auth
     tournament_in(
         client, auth, s["id"], "Auftakt", {"Anna": 30, "Bert": 20, "Cilli": 20, "Done": 0}
     )
-    rows = table(client, s["key"])
+    rows = series_table(client, s["key"])
     # Bert and Cilli share places 2 and 3: (90 + 82) / 2 = 86 each.
     assert [(r["player"], r["points"]) for r in rows] == [
         ("Anna", 100),
@@ -104,7 +56,7 @@ def test_the_best_results_count_not_the_most_recent(client, auth):
     for number, totals in enumerate(seasons, start=1):
         assert set(totals) == set(field)
         tournament_in(client, auth, s["id"], f"Turnier {number}", totals)
-    anna = row_of(table(client, s["key"]), "Anna")
+    anna = row_of(series_table(client, s["key"]), "Anna")
     assert [(r["cup_points"], r["counted"]) for r in anna["results"]] == [
         (5, True),
         (1, False),
@@ -131,9 +83,9 @@ def test_a_final_starts_with_the_points_carried_in_and_then_decides(app, client,
     key = client.get(f"{API}/tournaments/{final}", headers=auth).get_json()["key"]
     page = client.get(f"/turnier/{key}/stand").get_data(as_text=True)
     assert "aus dem Cup" in page
-    assert [r["player"] for r in table(client, s["key"])][:2] == ["Anna", "Bert"]  # the cup
+    assert [r["player"] for r in series_table(client, s["key"])][:2] == ["Anna", "Bert"]  # the cup
     finish(client, auth, final)
-    after = table(client, s["key"])
+    after = series_table(client, s["key"])
     assert [(r["player"], r["points"]) for r in after] == [
         ("Anna", 120),
         ("Cilli", 115),
@@ -190,7 +142,7 @@ def test_a_season_of_five_tournaments_and_a_final(client, auth):
         totals = {name: rng.randint(-40, 80) for name in field}
         tournament_in(client, auth, s["id"], f"Turnier {number}", totals)
         lines.append(f"Turnier {number}: {len(field)} players")
-    before = table(client, s["key"])
+    before = series_table(client, s["key"])
     lines.append("series table before the final (place, player, points):")
     lines += [f"  {r['place']}. {r['player']} {r['points']}" for r in before[:10]]
     for row in before[:3]:
@@ -215,7 +167,7 @@ def test_a_season_of_five_tournaments_and_a_final(client, auth):
             or before[finalists.index(row["player"])]["place"] != finalists.index(row["player"]) + 1
         )  # a tie shares the carry
     finish(client, auth, final)
-    after = table(client, s["key"])
+    after = series_table(client, s["key"])
     lines.append("the final (carried + played = total):")
     lines += [
         f"  {r['place']}. {r['player']} {r['carried']} + {r['total'] - r['carried']} = {r['total']}"
@@ -232,7 +184,7 @@ def test_two_spellings_of_one_person_merge_in_the_series_and_the_log_keeps_it(cl
     s = new_series(client, auth).get_json()
     tournament_in(client, auth, s["id"], "Erstes", {"Sepp Huber": 30, "Anna": 20, "Bert": 10})
     tournament_in(client, auth, s["id"], "Zweites", {"Josef Huber": 30, "Anna": 20, "Bert": 10})
-    before = table(client, s["key"])
+    before = series_table(client, s["key"])
     assert {r["player"] for r in before} == {"Sepp Huber", "Josef Huber", "Anna", "Bert"}
     names = f"{API}/series/{s['id']}/names"
     # Refusals change nothing: a name nobody played, two people of one tournament.
@@ -244,14 +196,14 @@ def test_two_spellings_of_one_person_merge_in_the_series_and_the_log_keeps_it(cl
     assert client.get(names, headers=auth).get_json() == []
     merged = client.post(names, json={"from": "Sepp Huber", "into": "Josef Huber"}, headers=auth)
     assert merged.status_code == 201 and merged.get_json()["by"] == "Orga"
-    josef = row_of(table(client, s["key"]), "Josef Huber")
+    josef = row_of(series_table(client, s["key"]), "Josef Huber")
     assert josef["points"] == 200 and len(josef["results"]) == 2 and josef["place"] == 1
-    assert "Sepp Huber" not in {r["player"] for r in table(client, s["key"])}
+    assert "Sepp Huber" not in {r["player"] for r in series_table(client, s["key"])}
     renamed = client.post(
         names, json={"from": "Josef Huber", "into": "Josef Huber sen."}, headers=auth
     )
     assert renamed.status_code == 201
-    assert table(client, s["key"])[0]["player"] == "Josef Huber sen."
+    assert series_table(client, s["key"])[0]["player"] == "Josef Huber sen."
     log = client.get(names, headers=auth).get_json()
     assert [(line["from"], line["into"]) for line in log] == [
         ("Sepp Huber", "Josef Huber"),

@@ -15,8 +15,8 @@ from sqlalchemy import func, select
 from scorer.store.database import db
 from scorer.store.models import Series, Tournament, TournamentAdjustment
 from tests.conftest import dispose, make_app
+from tests.support.series import finish, new_series, series_table, tournament_in
 from tests.support.tournaments import API, organiser
-from tests.test_series import finish, new_series, table, tournament_in
 
 
 @pytest.fixture
@@ -209,7 +209,7 @@ def season(client, auth) -> dict:
 
 def test_a_season_exported_and_imported_gives_the_same_series_table(client, auth, elsewhere):
     s = season(client, auth)
-    rows = table(client, s["key"])
+    rows = series_table(client, s["key"])
     # The final decides: Anna 50 carried, Cilli 10 carried + 45, Bert 30 carried, Done 3.
     assert [(r["player"], r["points"]) for r in rows][:4] == [
         ("Cilli", 55),
@@ -224,7 +224,7 @@ def test_a_season_exported_and_imported_gives_the_same_series_table(client, auth
     other_app, other, other_auth = elsewhere
     made = post(other, other_auth, "/series/import", document, 201)
     assert made["key"] != s["key"]
-    assert table(other, made["key"]) == rows
+    assert series_table(other, made["key"]) == rows
     # Each tournament is the same, finished, part of the new series, the final its final.
     ours = get_json(client, "/tournaments", auth)
     theirs = get_json(other, "/tournaments", other_auth)

@@ -7,33 +7,19 @@ from __future__ import annotations
 
 import csv
 import io
-import random
 import re
 import zipfile
 from html.parser import HTMLParser
 
 import pytest
 
-from tests.support.tournaments import API, created, draw, organiser, play_round
-from tests.test_series import new_series, tournament_in
-
-PLAYERS = ["Anna", "Bert", "Cilli", "Done", "Ede", "Fritz"]
+from tests.support.series import a_season, finished_tournament, new_series
+from tests.support.tournaments import API, organiser
 
 
 @pytest.fixture
 def auth(app):
     return organiser(app, name="TC Hinterhofen")
-
-
-def finished_tournament(client, auth, *, rounds=2, finish=True) -> int:
-    tid = created(client, auth, PLAYERS, rounds=rounds)["id"]
-    rng = random.Random(7)
-    for _ in range(rounds):
-        play_round(client, draw(client, auth, tid), rng)  # the last hand closes the round
-    if finish:
-        done = client.post(f"{API}/tournaments/{tid}/finish", json={}, headers=auth)
-        assert done.status_code == 200, done.get_json()
-    return tid
 
 
 class Page(HTMLParser):
@@ -169,13 +155,6 @@ def test_only_the_organiser_gets_them(app, client, auth):
         assert client.get(path).status_code == 401, path
         assert client.get(path, headers=other).status_code == 404, path
     assert client.get(f"{API}/series/{cup['id'] + 99}/site.zip", headers=auth).status_code == 404
-
-
-def a_season(client, auth) -> dict:
-    cup = new_series(client, auth, best_of=1).get_json()
-    tournament_in(client, auth, cup["id"], "Auftakt", {"Anna": 30, "Bert": 20, "Cilli": 10})
-    tournament_in(client, auth, cup["id"], "Herbst", {"Bert": 30, "Cilli": 20, "Done": 5})
-    return cup
 
 
 def test_a_series_as_a_website(client, auth):

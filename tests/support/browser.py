@@ -80,8 +80,10 @@ HOST = "haferl.test"
 traffic stays on loopback, and the page is not a secure context."""
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
-    """Chromium that opens http://haferl.test:PORT at 127.0.0.1 (`HOST`)."""
+    """Chromium that opens http://haferl.test:PORT at 127.0.0.1 (`HOST`): one per test
+    module (a launch takes a second or more), each test's devices in contexts of their own
+    (cookies, storage and cache apart), closed at the test's end."""
     with chromium(f"--host-resolver-rules=MAP {HOST} 127.0.0.1") as launched:
         yield launched
