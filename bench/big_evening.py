@@ -32,7 +32,12 @@ PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 def build(app, hands: int) -> str:
     with app.app_context(), held_open():  # commits of its own, in batches
         session = tables.create_session(
-            "Großer Abend", "tarok", "points-kasse", {}, PLAYERS, PLAYERS[0]
+            "Großer Abend",
+            "tarok",
+            "points-kasse",
+            params={},
+            players=PLAYERS,
+            first_dealer=PLAYERS[0],
         )
         for n in range(hands):
             dealer = session.state["next_dealer"]

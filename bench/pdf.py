@@ -35,7 +35,12 @@ def build_evening(hands: int, seed: int = 7):
     """A Haferltarock evening (Parlett units, with the Haferl) of `hands` random hands."""
     rng = random.Random(seed)
     session = tables.create_session(
-        f"Stammtisch, {hands} Spiele", "haferltarock", "parlett-units", {}, PLAYERS, "Anton"
+        f"Stammtisch, {hands} Spiele",
+        "haferltarock",
+        "parlett-units",
+        params={},
+        players=PLAYERS,
+        first_dealer="Anton",
     )
     while session.hand_count < hands:
         dealer = session.state["next_dealer"]

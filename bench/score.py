@@ -106,7 +106,7 @@ def bench_domain(seconds: float) -> tuple[float, float]:
 
     def one_call(i: int) -> None:
         game, system, params, players, hand = cases[i]
-        score_hand(game, system, params, players, hand)
+        score_hand(game, system, params, players=players, hand=hand)
 
     built = [(Rules.build(g, s, p), players, hand) for g, s, p, players, hand in cases]
 

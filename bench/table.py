@@ -65,7 +65,12 @@ def build_session(app, hands: int) -> str:
     transaction."""
     with app.app_context(), held_open():  # one commit for all
         session = tables.create_session(
-            f"Bench {hands}", "haferltarock", "parlett-units", {}, PLAYERS, PLAYERS[-1]
+            f"Bench {hands}",
+            "haferltarock",
+            "parlett-units",
+            params={},
+            players=PLAYERS,
+            first_dealer=PLAYERS[-1],
         )
         dealer = session.first_dealer
         for i in range(hands):

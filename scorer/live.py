@@ -180,6 +180,7 @@ def recent_page(
     pages: RecentPages,
     name: str,
     look: Callable[[], str],
+    *,
     render: Callable[[str], str],
     mimetype: str = "text/html",
 ) -> Response:
@@ -194,7 +195,9 @@ def recent_page(
         try:
             # In a copy of this request's context: its reader's language (scorer.i18n.words).
             context = contextvars.copy_context()
-            REFRESHERS.submit(context.run, _refresher(pages, name, look, render, mimetype))
+            REFRESHERS.submit(
+                context.run, _refresher(pages, name, look, render=render, mimetype=mimetype)
+            )
         except RuntimeError:  # the pool is shut down (the server stops): look here
             pages.release(name)
             kept = None
@@ -220,6 +223,7 @@ def _refresher(
     pages: RecentPages,
     name: str,
     look: Callable[[], str],
+    *,
     render: Callable[[str], str],
     mimetype: str,
 ) -> Callable[[], None]:

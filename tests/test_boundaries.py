@@ -67,7 +67,15 @@ def play(
     hand.setdefault("declarer", "Anton")
     if "bonuses" in hand:
         hand["bonuses"] = tuple(hand["bonuses"])
-    score = score_hand(game, system, params or {}, players, Hand(**hand), pot_cents, factor)
+    score = score_hand(
+        game,
+        system,
+        params or {},
+        players=players,
+        hand=Hand(**hand),
+        pot_cents=pot_cents,
+        factor=factor,
+    )
     assert all(p.cents > 0 for p in score.postings)
     return score, score.net([*players, "pot"])
 

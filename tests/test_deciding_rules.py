@@ -284,7 +284,9 @@ def nets(system: str, params: dict, players, pot_cents: int | None = None, **han
     if system == "parlett-units":
         game = "haferltarock"
     hand.setdefault("declarer", "Anton")
-    score = score_hand(game, system, params, list(players), Hand(**hand), pot_cents)
+    score = score_hand(
+        game, system, params, players=list(players), hand=Hand(**hand), pot_cents=pot_cents
+    )
     return score.net([*P3, "pot"])
 
 

@@ -402,7 +402,13 @@ def test_safe_cell(value, cell):
 def test_points_scored_table_has_points_not_euros(app, client):
     with app.app_context():
         session = tables.create_session(
-            "Turnier", "haferltarock", "parlett-units", {}, ["A", "B", "C"], "A", scoring="points"
+            "Turnier",
+            "haferltarock",
+            "parlett-units",
+            params={},
+            players=["A", "B", "C"],
+            first_dealer="A",
+            scoring="points",
         )
         tables.record_hand(session, RecordHand(Hand("B", "frage", points=83), dealer="A"))
         db.session.commit()
@@ -473,9 +479,9 @@ def test_round_trip_of_a_tournament_table(app, client):
             "Tisch 1",
             "haferltarock",
             "parlett-units",
-            {},
-            ["A", "B", "C"],
-            "A",
+            params={},
+            players=["A", "B", "C"],
+            first_dealer="A",
             scoring="points",
             hands_planned=2,
         )

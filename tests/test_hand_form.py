@@ -120,7 +120,7 @@ def same_hand(stored: dict[str, Any], hand: Hand) -> None:
 def new_table(app, game_id: str, system_id: str, raw: dict, players) -> str:
     with app.app_context():
         session = tables.create_session(
-            "Runde", game_id, system_id, raw, list(players), players[-1]
+            "Runde", game_id, system_id, params=raw, players=list(players), first_dealer=players[-1]
         )
         db.session.commit()
         return session.key

@@ -141,7 +141,9 @@ def rule_errors():
         game = GAMES[game_id]
         players = PLAYERS[: game.active]
         with pytest.raises(RuleError) as caught:
-            score_hand(game_id, system_id, {}, players, hand_from_json(hand, game.total))
+            score_hand(
+                game_id, system_id, {}, players=players, hand=hand_from_json(hand, game.total)
+            )
         yield caught.value.fields
 
 

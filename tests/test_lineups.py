@@ -128,7 +128,12 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
         rng = random.Random(seed)
         with app.app_context():
             session = tables.create_session(
-                "Runde", "haferltarock", "parlett-units", {"stake_cents": 40}, names[:3], None
+                "Runde",
+                "haferltarock",
+                "parlett-units",
+                params={"stake_cents": 40},
+                players=names[:3],
+                first_dealer=None,
             )
             for _ in range(30):
                 move = rng.random()

@@ -324,12 +324,12 @@ def test_a_refresh_that_fails_leaves_the_next_reader_to_look_itself(app):
         return f"v{len(looks)}"
 
     with app.test_request_context("/turnier/x/stand"):
-        assert recent_page(pages, "x", look, lambda etag: etag).get_data() == b"v1"
+        assert recent_page(pages, "x", look, render=lambda etag: etag).get_data() == b"v1"
         clock.later(0.06)
-        assert recent_page(pages, "x", look, lambda etag: etag).get_data() == b"v1"  # stale
+        assert recent_page(pages, "x", look, render=lambda etag: etag).get_data() == b"v1"  # stale
         refreshed(pages)
         assert pages.stale("x") is None  # forgotten
-        assert recent_page(pages, "x", look, lambda etag: etag).get_data() == b"v3"
+        assert recent_page(pages, "x", look, render=lambda etag: etag).get_data() == b"v3"
     assert looks == ["look"] * 3
 
 
@@ -348,11 +348,11 @@ def test_a_page_refreshed_in_a_refresher_thread_speaks_its_reader_language(app):
         return f"{etag} {words.current().language}"
 
     with a_reader(app, "/turnier/x/stand?lang=en"):
-        assert recent_page(pages, "x", look, render).get_data() == b"v1 en"
+        assert recent_page(pages, "x", look, render=render).get_data() == b"v1 en"
         clock.later(0.06)
-        assert recent_page(pages, "x", look, render).get_data() == b"v1 en"  # stale
+        assert recent_page(pages, "x", look, render=render).get_data() == b"v1 en"  # stale
         refreshed(pages)
-        assert recent_page(pages, "x", look, render).get_data() == b"v2 en"
+        assert recent_page(pages, "x", look, render=render).get_data() == b"v2 en"
     assert words.current().language == "de"  # the reader gone, nobody reads: German
 
 

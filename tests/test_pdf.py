@@ -48,7 +48,12 @@ def play(session, rng: random.Random, hands: int, contracts=("frage", "hand")) -
 
 def evening(players=FOUR, hands=40, game="haferltarock", system="parlett-units", **params):
     session = tables.create_session(
-        "Stammtisch <Zum Haferl>", game, system, params, list(players), players[0]
+        "Stammtisch <Zum Haferl>",
+        game,
+        system,
+        params=params,
+        players=list(players),
+        first_dealer=players[0],
     )
     play(session, random.Random(hands), hands)
     db.session.commit()
@@ -133,7 +138,12 @@ def test_three_players_and_a_pocket_system_render(app):
     with app.app_context():
         three = evening(["Anton", "Berta", "Charlotte"], hands=12)
         pocket = tables.create_session(
-            "Ohne Haferl", "tarok-bettel", "multiples", {"payout": "pocket"}, FOUR, "Dieter"
+            "Ohne Haferl",
+            "tarok-bettel",
+            "multiples",
+            params={"payout": "pocket"},
+            players=FOUR,
+            first_dealer="Dieter",
         )
         play(pocket, random.Random(3), 15, contracts=("frage", "hand", "bettel"))
         db.session.commit()
@@ -150,7 +160,13 @@ def test_three_players_and_a_pocket_system_render(app):
 def test_a_tournament_table_shows_points_and_no_transfers(app):
     with app.app_context():
         session = tables.create_session(
-            "Turnier, Tisch 2", "haferltarock", "parlett-units", {}, FOUR, "Anton", scoring="points"
+            "Turnier, Tisch 2",
+            "haferltarock",
+            "parlett-units",
+            params={},
+            players=FOUR,
+            first_dealer="Anton",
+            scoring="points",
         )
         play(session, random.Random(5), 20)
         db.session.commit()

@@ -216,6 +216,8 @@ def test_a_print_stopped_with_the_server_is_not_logged_as_a_failure(monkeypatch,
     paper = Path("/nonexistent/x.pdf")
     logged = caplog.at_level(logging.INFO, logger=printing.log.name)
     with logged, pytest.raises(weasy.RendererStopped):
-        printing._print("<p>x</p>", Path("static"), "print.css", paper, "x", "1", 10**6)
+        printing._print(
+            "<p>x</p>", Path("static"), "print.css", path=paper, name="x", version="1", limit=10**6
+        )
     assert [r.levelname for r in caplog.records] == ["INFO"]
     assert not any(r.exc_info for r in caplog.records)

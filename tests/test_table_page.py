@@ -408,7 +408,13 @@ def operations_create_points_table() -> str:
     from scorer.services import tables
 
     session = tables.create_session(
-        "T", "haferltarock", "parlett-units", {}, ["Anna", "Bert", "Cora"], None, scoring="points"
+        "T",
+        "haferltarock",
+        "parlett-units",
+        params={},
+        players=["Anna", "Bert", "Cora"],
+        first_dealer=None,
+        scoring="points",
     )
     db.session.commit()
     return session.key

@@ -91,7 +91,14 @@ def test_a_batch_never_finishes_a_table_with_planned_hands(app):
     (under the round's lock, where there is one), the sixth is refused."""
     with app.app_context():
         session = create_session(
-            "", "tarok", "points-kasse", None, PLAYERS, None, scoring="points", hands_planned=5
+            "",
+            "tarok",
+            "points-kasse",
+            params=None,
+            players=PLAYERS,
+            first_dealer=None,
+            scoring="points",
+            hands_planned=5,
         )
         db.session.commit()
         key = session.key

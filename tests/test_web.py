@@ -422,7 +422,12 @@ def test_the_hand_list_shows_a_hundred_hands_a_page_the_latest_first(app, client
 
     with app.app_context():
         session = tables.create_session(
-            "Lang", "haferltarock", "parlett-units", {}, ["Anton", "Berta", "Charlotte"], None
+            "Lang",
+            "haferltarock",
+            "parlett-units",
+            params={},
+            players=["Anton", "Berta", "Charlotte"],
+            first_dealer=None,
         )
         for n in range(250):
             tables.record_hand(session, RecordHand(Hand("Berta", "frage", points=61 + n % 50)))

@@ -26,6 +26,7 @@ class ApiError(Exception):
         status: int,
         code: str,
         message: Text,
+        *,
         fields: dict[str, list[Text]] | None = None,
         headers: dict[str, str] | None = None,
     ):

@@ -64,7 +64,9 @@ def tournament_csv(tournament_id: int):
 def series_site(series_id: int):
     who = organiser()
     cup = cups.series_of(who, series_id)
-    body = site.series_site(cup, cups.series_table(cup), who.name, file_language(), desk())
+    body = site.series_site(
+        cup, cups.series_table(cup), who.name, lang=file_language(), desk=desk()
+    )
     return download(body, "application/zip", cup.name, "zip")
 
 

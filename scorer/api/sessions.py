@@ -164,7 +164,12 @@ def create_session():
     body = read_body(bodies.NewSession)
     players = parse_players(body.players)
     session = tables.create_session(
-        body.name, body.game, body.system, body.params, players, body.first_dealer
+        body.name,
+        body.game,
+        body.system,
+        params=body.params,
+        players=players,
+        first_dealer=body.first_dealer,
     )
     return jsonify(session_to_json(session)), 201
 

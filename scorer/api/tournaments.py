@@ -314,4 +314,4 @@ def public_standings(tournament_key: str):
         return current_app.json.dumps(standings_to_json(tournament)) + "\n"
 
     name = live_etag("standings-json", tournament_key)
-    return recent_page(PUBLIC_STANDINGS, name, look, render, "application/json")
+    return recent_page(PUBLIC_STANDINGS, name, look, render=render, mimetype="application/json")

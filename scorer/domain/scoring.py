@@ -130,7 +130,7 @@ class Rules:
                 bad(
                     flag, msg("%(game)s has no such flag: enter a Valat as a bonus", game=game.name)
                 )
-        _check_bid(game, system, params, hand, bad)
+        _check_bid(game, system, params, hand=hand, bad=bad)
         _check_points(game, hand, bad)
         max_doublings = params.get("max_doublings", 0) if game.doublings else 0
         if not 0 <= hand.doublings <= max_doublings:
@@ -191,6 +191,7 @@ def score_hand(
     game_id: Any,
     system_id: Any,
     params: Mapping[str, Any] | None,
+    *,
     players: Sequence[str],
     hand: Hand,
     pot_cents: int | None = None,
@@ -204,6 +205,7 @@ def _check_bid(
     game: Game,
     system: System,
     params: Mapping[str, Any],
+    *,
     hand: Hand,
     bad: Callable[[str, Msg], None],
 ) -> None:

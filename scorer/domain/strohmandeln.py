@@ -168,7 +168,7 @@ TABLES = {
 
 
 def bonus_points(
-    table: Table, bonus_id: str, side: str, made: bool, announced: bool
+    table: Table, bonus_id: str, side: str, *, made: bool, announced: bool
 ) -> tuple[int, Msg]:
     name = BONUS_NAMES[bonus_id]
     value = table.bonuses[bonus_id]
@@ -194,14 +194,16 @@ def _payer(table: Table) -> Callable[[Deal], Draft]:
         hand = deal.hand
         valat = made_valat(hand)
         if valat is not None:
-            n, text = bonus_points(table, "valat", valat.side, True, valat.announced)
+            n, text = bonus_points(table, "valat", valat.side, made=True, announced=valat.announced)
             result: Result = "won" if n > 0 else "lost"
             lines = [Line(msg("%(bonus)s: replaces everything else", bonus=text), units=n)]
         else:
             n, result, text = table.contract_points(deal)
             lines = [Line(text, units=n)]
             for bonus in hand.bonuses:
-                points, why = bonus_points(table, bonus.id, bonus.side, bonus.made, bonus.announced)
+                points, why = bonus_points(
+                    table, bonus.id, bonus.side, made=bonus.made, announced=bonus.announced
+                )
                 n += points
                 lines.append(Line(why, units=points))
         point_cents = deal.params["point_cents"]

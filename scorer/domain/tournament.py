@@ -165,16 +165,22 @@ def standings(
     players: Sequence[str],
     hands: Iterable[TournamentHand],
     rounds: int,
+    *,
     adjustments: Mapping[str, int] | None = None,
     tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
     seed: int = 0,
-    *,
     carried: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """Rank `players` on the `hands` of a tournament of `rounds` rounds (numbered from 1):
     `ranked` on the hands added up per table."""
     return ranked(
-        players, table_scores(hands), rounds, adjustments, tie_breaks, seed, carried=carried
+        players,
+        table_scores(hands),
+        rounds,
+        adjustments=adjustments,
+        tie_breaks=tie_breaks,
+        seed=seed,
+        carried=carried,
     )
 
 
@@ -182,10 +188,10 @@ def ranked(
     players: Sequence[str],
     tables: Iterable[TableScore],
     rounds: int,
+    *,
     adjustments: Mapping[str, int] | None = None,
     tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
     seed: int = 0,
-    *,
     carried: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """Rank `players` on the `tables` of a tournament of `rounds` rounds (numbered from 1),

@@ -388,7 +388,7 @@ Positions = Callable[[str], int]
 
 
 def event_line(
-    action: str, season: int, at: datetime, data: dict[str, Any], position: Positions
+    action: str, season: int, at: datetime, *, data: dict[str, Any], position: Positions
 ) -> dict[str, Any]:
     """A group event as an archive line: evenings named by their place, not their key (the
     keys are the old server's, and an import makes new ones)."""

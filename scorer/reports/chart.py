@@ -49,6 +49,7 @@ def balance_chart_svg(
     players: Sequence[str],
     series: Mapping[str, Sequence[int | None]],
     width: int = 680,
+    *,
     height: int = 300,
     points: bool = False,
     numbers: Sequence[int] | None = None,

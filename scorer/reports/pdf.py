@@ -133,9 +133,9 @@ def score_sheet(session: TableSession, lang: str, desk: Desk) -> bytes:
         desk,
         session.key,
         str(session.version),
-        lang,
-        lambda: sheet_html(session, lang, desk),
-        "print.css",
+        lang=lang,
+        html=lambda: sheet_html(session, lang, desk),
+        stylesheet="print.css",
     )
 
 
@@ -245,7 +245,7 @@ def _pages(
         rows, after = _rows(records, sheet)
     finally:
         SHEET_LOCALE.reset(token)
-    return _chunks(rows, after, columns, sheet, first_page, per_page)
+    return _chunks(rows, after, columns, sheet=sheet, first=first_page, others=per_page)
 
 
 def _final_lines(
@@ -391,7 +391,14 @@ def _refill(record: DbRow, sheet: _Sheet, pot: int) -> Row:
     )
     pot_text = sheet_amount(pot, signed=False, zero=True)
     paying = sheet.seated_at(record.number)
-    return _note("refill", refill, sheet.players, sheet.amount(-sheet.stake), pot_text, paying)
+    return _note(
+        "refill",
+        refill,
+        sheet.players,
+        each=sheet.amount(-sheet.stake),
+        pot=pot_text,
+        paying=paying,
+    )
 
 
 def _round_end(record: DbRow, players: list[str]) -> Row:
@@ -412,6 +419,7 @@ def _note(
     kind: str,
     text: str,
     players: list[str],
+    *,
     each: str = "",
     pot: str = "",
     paying: Collection[str] = (),
@@ -449,6 +457,7 @@ def _chunks(
     rows: list[Row],
     after: list[Standing],
     columns: list[Column],
+    *,
     sheet: _Sheet,
     first: int,
     others: int,

@@ -87,7 +87,7 @@ def layout(templates: str, static: str) -> str:
 
 
 def printed(
-    desk: Desk, name: str, version: str, lang: str, html: Callable[[], str], stylesheet: str
+    desk: Desk, name: str, version: str, *, lang: str, html: Callable[[], str], stylesheet: str
 ) -> bytes:
     """The PDF of paper `name` at `version` in `lang` (see the module's docstring), printed
     at `desk`."""
@@ -106,7 +106,7 @@ def printed(
             _rendering.add(path)
     if job is None:
         try:
-            job = _hand_to_printer(desk, name, version, path, html, stylesheet)
+            job = _hand_to_printer(desk, name, version, path=path, html=html, stylesheet=stylesheet)
         finally:
             with _guard:
                 _rendering.discard(path)
@@ -123,7 +123,7 @@ def printed(
 
 
 def _hand_to_printer(
-    desk: Desk, name: str, version: str, path: Path, html: Callable[[], str], stylesheet: str
+    desk: Desk, name: str, version: str, *, path: Path, html: Callable[[], str], stylesheet: str
 ) -> Future[bytes] | bytes:
     """Render the paper's HTML in the request (its language) and give it to the printer:
     the print job, or the PDF when it was printed and handed over meanwhile."""
@@ -139,7 +139,14 @@ def _hand_to_printer(
                 raise PrinterBusy("too many papers are waiting for the printer")
             older = [w for p, w in _printing.items() if _older(p, path, name, version)]
             job = _printer.submit(
-                _print, page, static, stylesheet, path, name, version, desk.cache_bytes
+                _print,
+                page,
+                static,
+                stylesheet,
+                path=path,
+                name=name,
+                version=version,
+                limit=desk.cache_bytes,
             )
             _printing[path] = job
             job.add_done_callback(lambda done: _forget(path, done))
@@ -159,7 +166,7 @@ def _on_the_printer(job: Future[bytes]) -> bool:
 
 
 def _print(
-    html: str, static: Path, stylesheet: str, path: Path, name: str, version: str, limit: int
+    html: str, static: Path, stylesheet: str, *, path: Path, name: str, version: str, limit: int
 ) -> bytes:
     """In the printer thread: lay out the PDF, keep it (written whole or not at all),
     remove the paper's older versions. A failure goes to the requests waiting for it, if

@@ -67,7 +67,14 @@ def season_pdf(group: Group, season: int, lang: str, desk: Desk) -> bytes:
             return _season_html(group, season, desk)
 
     version = version_of(season, group.name, group.members, *groups.live_version(group))
-    return printed(desk, f"saison-{group.key}-{season}", version, lang, html, "print-lists.css")
+    return printed(
+        desk,
+        f"saison-{group.key}-{season}",
+        version,
+        lang=lang,
+        html=html,
+        stylesheet="print-lists.css",
+    )
 
 
 def _season_html(group: Group, season: int, desk: Desk) -> str:

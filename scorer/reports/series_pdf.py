@@ -35,4 +35,11 @@ def series_pdf(series: Series, lang: str, desk: Desk) -> bytes:
                 **context,
             )
 
-    return printed(desk, f"cup-{series.key}-tabelle", version, lang, html, "print-lists.css")
+    return printed(
+        desk,
+        f"cup-{series.key}-tabelle",
+        version,
+        lang=lang,
+        html=html,
+        stylesheet="print-lists.css",
+    )

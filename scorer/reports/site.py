@@ -84,7 +84,7 @@ def tournament_site(tournament: Tournament, club: str, lang: str, desk: Desk) ->
     return zipped(pages, tournament.finished_at)
 
 
-def series_site(series: Series, table: Table, club: str, lang: str, desk: Desk) -> bytes:
+def series_site(series: Series, table: Table, club: str, *, lang: str, desk: Desk) -> bytes:
     """A series' website: its overview, its cup table and one page per finished
     tournament (the final too once it is finished) with that tournament's standings and
     rules."""

@@ -45,6 +45,7 @@ def _render(
     desk: Desk,
     name: str,
     version: str,
+    *,
     template: str,
     lang: str,
     context: Callable[[], dict[str, Any]],
@@ -63,7 +64,7 @@ def _render(
                 **context(),
             )
 
-    return printed(desk, name, version, lang, html, "print-lists.css")
+    return printed(desk, name, version, lang=lang, html=html, stylesheet="print-lists.css")
 
 
 Scores = list[tuple[str, int]]
@@ -150,9 +151,9 @@ def assignments_pdf(round_: TournamentRound, lang: str, desk: Desk) -> bytes:
         desk,
         f"turnier-{tournament.key}-runde-{round_.number}-tische",
         _round_version(round_),
-        "exports/tournament_assignments.html",
-        lang,
-        context,
+        template="exports/tournament_assignments.html",
+        lang=lang,
+        context=context,
     )
 
 
@@ -179,9 +180,9 @@ def cards_pdf(
         desk,
         f"turnier-{tournament.key}-runde-{round_.number}-karten",
         _round_version(round_),
-        "exports/tournament_cards.html",
-        lang,
-        context,
+        template="exports/tournament_cards.html",
+        lang=lang,
+        context=context,
     )
 
 
@@ -221,9 +222,9 @@ def blank_sheets_pdf(round_: TournamentRound, lang: str, desk: Desk) -> bytes:
         desk,
         f"turnier-{tournament.key}-runde-{round_.number}-zettel",
         _round_version(round_),
-        "exports/tournament_blank_sheets.html",
-        lang,
-        context,
+        template="exports/tournament_blank_sheets.html",
+        lang=lang,
+        context=context,
     )
 
 
@@ -255,9 +256,9 @@ def standings_pdf(tournament: Tournament, lang: str, desk: Desk) -> bytes:
         desk,
         f"turnier-{tournament.key}-tabelle",
         version,
-        "exports/tournament_standings.html",
-        lang,
-        context,
+        template="exports/tournament_standings.html",
+        lang=lang,
+        context=context,
     )
 
 
@@ -280,7 +281,7 @@ def cash_pdf(tournament: Tournament, lang: str, desk: Desk) -> bytes:
         desk,
         f"turnier-{tournament.key}-kasse",
         version,
-        "exports/tournament_cash.html",
-        lang,
-        context,
+        template="exports/tournament_cash.html",
+        lang=lang,
+        context=context,
     )

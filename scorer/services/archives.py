@@ -105,7 +105,7 @@ def group_archive(group: Group) -> dict[str, Any]:
             for s in sessions
         ],
         "history": [
-            event_line(e.action, e.season, e.at, e.data, place.__getitem__)
+            event_line(e.action, e.season, e.at, data=e.data, position=place.__getitem__)
             for e in groups.history(group)
         ],
     }

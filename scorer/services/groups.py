@@ -286,9 +286,9 @@ def new_evening(
         name if isinstance(name, str) and name.strip() else group.name,
         group.game,
         group.system,
-        merged,
-        names,
-        first_dealer if isinstance(first_dealer, str) else None,
+        params=merged,
+        players=names,
+        first_dealer=first_dealer if isinstance(first_dealer, str) else None,
         opening_pot=opening,
     )
     session.group_id = group.id

@@ -64,10 +64,10 @@ def create_session(
     name: str,
     game: str,
     system: str,
+    *,
     params: Mapping[str, Any] | None,
     players: list[str],
     first_dealer: str | None,
-    *,
     scoring: str = "money",
     hands_planned: int | None = None,
     opening_pot: int = 0,
@@ -168,7 +168,7 @@ def record_hand(session: TableSession, command: RecordHand) -> tuple[HandRecord,
     line = _history_line(
         session, "record", number, data={"hand": stored["facts"], "dealer": entry.dealer}
     )
-    write_hand(db.session.connection(), stored, session.id, table, line)
+    write_hand(db.session.connection(), stored, session.id, table=table, event=line)
     for name, value in table.items():  # what the loaded session shows, not changes to flush
         set_committed_value(session, name, value)
     record = HandRecord(**stored)  # what was stored, for the answer; not in the ORM session
@@ -261,9 +261,9 @@ def import_session(plan: ImportPlan) -> TableSession:
         plan.name,
         plan.game,
         plan.system,
-        plan.params,
-        list(plan.players),
-        plan.first_dealer,
+        params=plan.params,
+        players=list(plan.players),
+        first_dealer=plan.first_dealer,
         scoring=plan.scoring,
         hands_planned=plan.hands_planned,
     )

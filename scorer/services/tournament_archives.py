@@ -257,9 +257,9 @@ def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
             table.plan.name,
             tournament.game,
             tournament.system,
-            tournament.params,
-            list(table.plan.players),
-            table.plan.first_dealer,
+            params=tournament.params,
+            players=list(table.plan.players),
+            first_dealer=table.plan.first_dealer,
             scoring="points",
             hands_planned=tournaments.hands_for(tournament, len(table.plan.players)),
         )

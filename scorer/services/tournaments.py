@@ -295,9 +295,9 @@ def draw_round(
             f"{tournament.name[:MAX_TOURNAMENT_NAME]} · Runde {number} · Tisch {index}",
             tournament.game,
             tournament.system,
-            tournament.params,
-            players,
-            players[0],
+            params=tournament.params,
+            players=players,
+            first_dealer=players[0],
             scoring="points",
             hands_planned=hands_for(tournament, len(players)),
         )
@@ -533,9 +533,9 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
         field_names(tournament),
         table_scores(tournament),
         tournament.rounds,
-        adjustments(tournament),
-        tournament.tie_breaks,
-        tournament.seed,
+        adjustments=adjustments(tournament),
+        tie_breaks=tournament.tie_breaks,
+        seed=tournament.seed,
         carried=carried_in(tournament),
     )
 
@@ -553,8 +553,8 @@ def fresh_standings(tournament: Tournament) -> list[Standing]:
         field_names(tournament),
         tournament_hands(tournament),
         tournament.rounds,
-        adjustments(tournament),
-        tournament.tie_breaks,
-        tournament.seed,
+        adjustments=adjustments(tournament),
+        tie_breaks=tournament.tie_breaks,
+        seed=tournament.seed,
         carried=carried_in(tournament),
     )

@@ -60,7 +60,7 @@ def group_form(game: Game, system: System, formdata=None) -> NewGroupForm:
 
 
 def rules_form(
-    game: Game, system: System, stored: dict, formdata=None, skip=frozenset()
+    game: Game, system: System, stored: dict, *, formdata=None, skip=frozenset()
 ) -> GroupRulesForm:
     """The rules form of a group, filled with its rules (or `system`'s defaults when the
     group plays another system now); without the parameters in `skip`."""

@@ -110,7 +110,7 @@ def rules():
     # A group that carries its Haferl keeps it at the end of every evening (new_evening):
     # what happens to the Haferl at the end is not the group's to choose here.
     kept = {"pot_at_end"} if group.carry_pot else set()
-    form = rules_form(game, system, stored, request.form if posted else None, kept)
+    form = rules_form(game, system, stored, formdata=request.form if posted else None, skip=kept)
     refused = wrong_system(game, sent) if posted else None
     if refused:
         form.form_errors.append(refused)

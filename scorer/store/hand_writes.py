@@ -31,6 +31,7 @@ def write_hand(
     connection: Connection,
     hand: Mapping[str, Any],
     table_id: int,
+    *,
     table: Mapping[str, Any],
     event: Mapping[str, Any],
 ) -> None:

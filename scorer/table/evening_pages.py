@@ -57,7 +57,7 @@ def players():
     state = LedgerState.from_json(table.state)
     seated = ledger.seated(state)
     formdata = request.form if request.method == "POST" else None
-    form = players_form(game, seated, state.next_dealer, table.version, formdata)
+    form = players_form(game, seated, state.next_dealer, version=table.version, formdata=formdata)
     if request.method == "POST" and form.validate():
         slots = [(form[f"player_{i}"].data or "").strip() for i in range(max(game.players))]
         names = [name for name in slots if name]

@@ -55,7 +55,7 @@ class PlayersForm(FlaskForm):
     submit = SubmitField(_l("Apply"))
 
 
-def players_form(game: Game, seated, next_dealer: str, version: int, formdata=None):
+def players_form(game: Game, seated, next_dealer: str, *, version: int, formdata=None):
     """The lineup form, prefilled with who sits now and who deals next."""
 
     class Form(PlayersForm):

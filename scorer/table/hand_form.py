@@ -91,6 +91,7 @@ def hand_form(
     game: Game,
     active: list[str],
     max_doublings: int,
+    *,
     bonus_ids,
     formdata=None,
     data=None,

@@ -179,7 +179,12 @@ def new_table():
         try:
             params = params_from_form(form, game, system)
             table = tables.create_session(
-                form.name.data or "", game.id, system.id, params, players, first_dealer
+                form.name.data or "",
+                game.id,
+                system.id,
+                params=params,
+                players=players,
+                first_dealer=first_dealer,
             )
         except RuleError as exc:
             attach_errors(
@@ -212,7 +217,7 @@ def table_hand_form(formdata=None, data=None):
     if data is None and formdata is None:
         data = {}
     active = seats(table, table_ledger.ledger_for(table)).active
-    return hand_form(game, active, max_doublings, bonus_ids, formdata=formdata, data=data)
+    return hand_form(game, active, max_doublings, bonus_ids=bonus_ids, formdata=formdata, data=data)
 
 
 def hand_from_form(form) -> Hand:

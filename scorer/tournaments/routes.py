@@ -375,7 +375,7 @@ def standings(key: str):
             **tournament_pdf.rules_of(tournament),
         )
 
-    return recent_page(STANDINGS, live_etag("standings", key), look, render)
+    return recent_page(STANDINGS, live_etag("standings", key), look, render=render)
 
 
 def pdf_response(body: bytes, filename: str) -> Response:

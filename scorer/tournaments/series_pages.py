@@ -40,7 +40,7 @@ def series_page(key: str):
             "tournaments/series.html", series=found, table=cups.series_table(found), etag=etag
         )
 
-    return recent_page(TABLES, live_etag("series", key), look, render)
+    return recent_page(TABLES, live_etag("series", key), look, render=render)
 
 
 @bp.get("/cup/<key>/tabelle.pdf")

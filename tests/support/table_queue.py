@@ -24,7 +24,9 @@ PLAYERS = ["Anton", "Berta", "Charlotte"]
 def new_table(app) -> str:
     """A table of three at Tarok stored by the service (no request); its key."""
     with app.app_context():
-        session = create_session("", "tarok", "points-kasse", None, PLAYERS, None)
+        session = create_session(
+            "", "tarok", "points-kasse", params=None, players=PLAYERS, first_dealer=None
+        )
         db.session.commit()
         return session.key
 

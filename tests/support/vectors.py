@@ -33,7 +33,7 @@ def score_vector(request: dict[str, Any]):
         request["game"],
         request["system"],
         request.get("params") or {},
-        request["players"],
-        hand_from_json(request["hand"], GAMES[request["game"]].total),
+        players=request["players"],
+        hand=hand_from_json(request["hand"], GAMES[request["game"]].total),
         pot_cents=request.get("pot_cents"),
     )
