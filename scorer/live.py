@@ -15,7 +15,6 @@ out compressed or not (`scorer.extensions.compress` leaves a weak ETag as it is)
 
 from __future__ import annotations
 
-import contextvars
 import gzip
 import logging
 import threading
@@ -29,6 +28,7 @@ from flask import Response, copy_current_request_context, current_app, has_reque
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
+from scorer.i18n import words
 from scorer.i18n.reader import language
 
 POLL_HEADER = "X-Haferl-Live"
@@ -193,11 +193,7 @@ def recent_page(
     kept = pages.young(name)
     if kept is None and (kept := pages.stale(name)) is not None and pages.claim(name):
         try:
-            # In a copy of this request's context: its reader's language (scorer.i18n.words).
-            context = contextvars.copy_context()
-            REFRESHERS.submit(
-                context.run, _refresher(pages, name, look, render=render, mimetype=mimetype)
-            )
+            REFRESHERS.submit(_refresher(pages, name, look, render=render, mimetype=mimetype))
         except RuntimeError:  # the pool is shut down (the server stops): look here
             pages.release(name)
             kept = None
@@ -228,11 +224,19 @@ def _refresher(
     mimetype: str,
 ) -> Callable[[], None]:
     """What a refresher thread does for the reader who found the page old: look and render
-    as that reader (a copy of its request: its language, its account), keep the page."""
+    as that reader (a copy of its request: its account; and its language, which is not in
+    the request but in a context variable, `words.reading`), keep the page.
+
+    Only the language is carried over, not the request's whole `contextvars` context: that
+    would carry the request's app context too, and the thread would share the request's
+    database session (Flask-SQLAlchemy's is per app context) and leave its transaction
+    open after the request ended."""
+    reader = words.reader()
 
     @copy_current_request_context
     def refresh() -> None:
         forget = False
+        reading = words.reading(reader)
         try:
             etag = look()
             pages.page(name, etag, lambda: render(etag), mimetype)
@@ -241,6 +245,7 @@ def _refresher(
             log.info("refreshing %s failed; the next reader looks afresh", name, exc_info=True)
         finally:
             pages.release(name, forget)
+            words.done_reading(reading)
 
     return refresh
 

@@ -289,6 +289,17 @@ def refreshed(pages: RecentPages) -> None:
         time.sleep(0.01)
 
 
+def connections_given_back(app) -> None:
+    """Wait until no connection of the app's pool is out: a refresher thread has a session
+    of its own and gives its connection back when it ends (one kept in a transaction held
+    its locks on PostgreSQL until the server stopped)."""
+    deadline = time.monotonic() + 10
+    with app.app_context():
+        while db.engine.pool.checkedout():
+            assert time.monotonic() < deadline, "a connection was kept after the refresh"
+            time.sleep(0.01)
+
+
 def test_an_old_standings_page_is_given_while_one_thread_renders_the_new_one(
     app, client, standings_clock
 ):
@@ -307,6 +318,7 @@ def test_an_old_standings_page_is_given_while_one_thread_renders_the_new_one(
     stale = client.get(address)
     assert stale.headers["ETag"] == first.headers["ETag"]  # given at once, as it was
     refreshed(routes.STANDINGS)
+    connections_given_back(app)
     fresh = client.get(address)
     assert fresh.headers["ETag"] != first.headers["ETag"]
     assert "Spät" in fresh.get_data(as_text=True)

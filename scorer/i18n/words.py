@@ -4,9 +4,9 @@ the locale each language is written in.
 What is said is said in the current language: the one chosen with `speaking(lang)` (a
 printed paper, a file, a refresh thread), else the reader's, as the web layer tells it
 (`reading`, entered by `scorer.i18n.reader` for each request; German where there is no
-reader). Both are context variables: nothing here is set for the whole process, and a
-thread that works for a request runs in a copy of the request's context
-(`contextvars.copy_context`, as `scorer.live`'s refresher does).
+reader). Both are context variables: nothing here is set for the whole process. A thread
+that works for a request enters the request's reader there (`reader`, then `reading`:
+`scorer.live`'s refresher does).
 """
 
 from __future__ import annotations
@@ -68,6 +68,12 @@ def reading(language: Callable[[], str]) -> Token[Callable[[], str]]:
     """From now on in this context, the reader's language is `language()` (the web layer's,
     asked when something is said: a page may switch it midway); `done_reading` ends it."""
     return _reader_language.set(language)
+
+
+def reader() -> Callable[[], str]:
+    """How the reader's language is asked in this context: for a thread that works for
+    this request, to be `reading` there."""
+    return _reader_language.get()
 
 
 def done_reading(token: Token[Callable[[], str]]) -> None:
