@@ -279,6 +279,8 @@ def test_a_file_from_a_newer_version_is_refused_and_nothing_is_made(app, client,
     [
         (lambda d: d.pop("evenings"), "evenings"),
         (lambda d: d["group"].update(game="schach"), "game"),
+        (lambda d: d["group"].update(settle="weekly"), "group.settle"),
+        (lambda d: d["group"].update(share_by=None), "group.share_by"),
         (lambda d: d["evenings"][1]["evening"]["hands"][0]["hand"].update(points=200), "points"),
         (lambda d: d["evenings"][3].update(season=1), "evenings[3].season"),
         (lambda d: d["history"].append({"action": "drop_table", "season": 1}), "action"),

@@ -12,6 +12,7 @@ from scorer.api.blueprint import bp, group_bp
 from scorer.api.contract import WRITES, described, read_body
 from scorer.api.errors import error_response
 from scorer.api.sessions import session_to_json
+from scorer.domain import group_commands
 from scorer.domain.message import msg
 from scorer.domain.validation import whole_number
 from scorer.extensions import NEW_TABLES
@@ -73,14 +74,16 @@ AT_GROUP = (*WRITES, 404)
 def group_create():
     body = read_body(bodies.NewGroup)
     group = groups.create_group(
-        body.name,
-        body.game,
-        body.system,
-        params=body.params,
-        members=body.members,
-        carry_pot=body.carry_pot,
-        settle_mode=body.settle,
-        share_by=body.share_by,
+        group_commands.found_group(
+            name=body.name,
+            game=body.game,
+            system=body.system,
+            params=body.params,
+            members=body.members,
+            carry_pot=body.carry_pot,
+            settle=body.settle,
+            share_by=body.share_by,
+        )
     )
     return jsonify(group_to_json(group)), 201
 
@@ -101,7 +104,7 @@ def group_read():
 )
 def group_add_members():
     body = read_body(bodies.Members)
-    groups.add_members(g.group, groups.member_names(body.members, "members"))
+    groups.add_members(g.group, group_commands.add_members(body.members))
     return jsonify(group_to_json(g.group))
 
 
@@ -115,7 +118,15 @@ def group_add_members():
 def group_rename_member(name: str):
     """A new `name` for a member, and/or `coming`: false for one who stopped coming."""
     body = read_body(bodies.MemberChange)
-    groups.change_member(g.group, name, body.model_dump(exclude_unset=True))
+    sent = body.model_fields_set
+    groups.change_member(
+        g.group,
+        group_commands.change_member(
+            name,
+            name=body.name if "name" in sent else None,
+            coming=body.coming if "coming" in sent else None,
+        ),
+    )
     return jsonify(group_to_json(g.group))
 
 
@@ -129,8 +140,8 @@ def group_rename_member(name: str):
 def group_rules():
     """The rules and amounts of the group's next evenings (`system`, `params`)."""
     body = read_body(bodies.GroupRules)
-    system = body.system if "system" in body.model_fields_set else g.group.system
-    first = groups.change_rules(g.group, system, body.params)
+    system = (body.system or "") if "system" in body.model_fields_set else g.group.system
+    first = groups.change_rules(g.group, group_commands.change_rules(system, body.params))
     return jsonify(group_to_json(g.group, from_evening=first))
 
 
@@ -145,7 +156,10 @@ def group_rules():
 def group_new_evening():
     body = read_body(bodies.NewEvening)
     session = groups.new_evening(
-        g.group, body.players, body.first_dealer, name=body.name, params=body.params
+        g.group,
+        group_commands.start_evening(
+            body.players, first_dealer=body.first_dealer, name=body.name, params=body.params
+        ),
     )
     return jsonify(session_to_json(session)), 201
 

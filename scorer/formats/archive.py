@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from scorer.domain import RuleError
+from scorer.domain.group_commands import SETTLE_MODES, SHARE_MODES, Settle, ShareBy
 from scorer.domain.limits import (
     MAX_ARCHIVE_EVENINGS,
     MAX_ARCHIVE_EVENTS,
@@ -133,8 +134,8 @@ class GroupArchive:
     params: dict[str, Any]
     members: list[str]
     carry_pot: bool
-    settle: str
-    share_by: str
+    settle: Settle
+    share_by: ShareBy
     created_at: datetime | None
     evenings: tuple[ArchivedEvening, ...]
     history: tuple[ArchivedEvent, ...]
@@ -273,6 +274,10 @@ def parse_group_archive(doc: Any) -> GroupArchive:
     if not isinstance(carry_pot, bool):
         checks.bad("group.carry_pot", msg("must be true or false"))
     settle, share_by = body.get("settle", "each_evening"), body.get("share_by", "equal")
+    if settle not in SETTLE_MODES:
+        checks.bad("group.settle", msg("must be 'each_evening' or 'collected'"))
+    if share_by not in SHARE_MODES:
+        checks.bad("group.share_by", msg("must be 'equal' or 'evenings'"))
     created_at = checks.when(body.get("created_at"), "group.created_at")
     entries = checks.items(doc.get("evenings"), "evenings", MAX_ARCHIVE_EVENINGS)
     lines = checks.items(doc.get("history", []), "history", MAX_ARCHIVE_EVENTS)

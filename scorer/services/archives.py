@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorer.domain import RuleError
+from scorer.domain import RuleError, group_commands
 from scorer.domain.message import msg
 from scorer.formats.archive import (
     GROUP_FORMAT,
@@ -130,14 +130,16 @@ def import_group(archive: GroupArchive) -> Group:
     """A new group (with a new key) that lived the archive's history again."""
     begin_write()
     group = groups.create_group(
-        archive.name,
-        archive.game,
-        archive.system,
-        params=archive.params,
-        members=archive.members,
-        carry_pot=archive.carry_pot,
-        settle_mode=archive.settle,
-        share_by=archive.share_by,
+        group_commands.found_group(
+            name=archive.name,
+            game=archive.game,
+            system=archive.system,
+            params=archive.params,
+            members=archive.members,
+            carry_pot=archive.carry_pot,
+            settle=archive.settle,
+            share_by=archive.share_by,
+        )
     )
     if archive.created_at is not None:
         group.created_at = archive.created_at
@@ -184,7 +186,10 @@ class _GroupReplay:
             )
         plan = archived.plan
         session = groups.new_evening(
-            self.group, list(plan.players), plan.first_dealer, name=plan.name, params=plan.params
+            self.group,
+            group_commands.start_evening(
+                plan.players, first_dealer=plan.first_dealer, name=plan.name, params=plan.params
+            ),
         )
         if archived.created_at is not None:
             session.created_at = archived.created_at

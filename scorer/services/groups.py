@@ -13,17 +13,22 @@ Locks are taken group → table, as a tournament's round → table (see `scorer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import func, select
 
 from scorer.domain import RuleError
-from scorer.domain.facts import parse_players
-from scorer.domain.limits import MAX_GROUP_MEMBERS, MAX_GROUP_NAME, MAX_PLAYER_NAME
+from scorer.domain.group_commands import (
+    AddMembers,
+    ChangeMember,
+    ChangeRules,
+    FoundGroup,
+    StartEvening,
+)
+from scorer.domain.limits import MAX_GROUP_MEMBERS
 from scorer.domain.message import msg
-from scorer.domain.model import POT, pot_name_taken
-from scorer.domain.names import alike_message, clean_name, look_alike, same_name
+from scorer.domain.names import alike_message, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.season import share_out
 from scorer.domain.settle import settle
@@ -33,10 +38,6 @@ from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.locks import begin_write, lock_more
 from scorer.store.models import Group, GroupEvent, TableSession, utcnow
-
-SETTLE_MODES = ("each_evening", "collected")
-SHARE_MODES = ("equal", "evenings")
-
 
 # --- reading and locking ------------------------------------------------------------------
 
@@ -89,62 +90,27 @@ def evenings(group: Group, season: int | None = None) -> list[TableSession]:
 
 
 @unit_of_work
-def create_group(
-    name: Any,
-    game: Any,
-    system: Any,
-    *,
-    params: Any,
-    members: Any,
-    carry_pot: Any = True,
-    settle_mode: Any = "each_evening",
-    share_by: Any = "equal",
-) -> Group:
-    rules = Rules.build(game, system, params)
-    stored = rules.stored_params()
-    if not isinstance(carry_pot, bool):
-        raise RuleError.one("carry_pot", msg("must be true or false"))
-    if settle_mode not in SETTLE_MODES:
-        raise RuleError.one("settle", msg("must be 'each_evening' or 'collected'"))
-    if share_by not in SHARE_MODES:
-        raise RuleError.one("share_by", msg("must be 'equal' or 'evenings'"))
-    if not isinstance(name, str):
-        raise RuleError.one("name", msg("must be text"))
-    name = clean_name(name, "name", MAX_GROUP_NAME) if name.strip() else "Stammtisch"
+def create_group(command: FoundGroup) -> Group:
     group = Group(
         key=table_rows.new_key(),
-        name=name,
-        game=game,
-        system=system,
-        params=stored,
-        members=member_names(members),
-        carry_pot=carry_pot and rules.has_pot,
-        settle=settle_mode,
-        share_by=share_by,
+        name=command.name,
+        game=command.rules.game.id,
+        system=command.rules.system.id,
+        params=command.rules.stored_params(),
+        members=list(command.members),
+        carry_pot=command.carry_pot,
+        settle=command.settle,
+        share_by=command.share_by,
     )
     db.session.add(group)
     db.session.flush()
     return group
 
 
-def member_names(value: Any, field: str = "members") -> list[str]:
-    """Names as a table takes them (`names.clean_name`), different, at most MAX_GROUP_MEMBERS."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RuleError.one(field, msg("must be a list of names"))
-    if len(value) > MAX_GROUP_MEMBERS:
-        raise RuleError.one(field, msg("at most %(count)s names", count=MAX_GROUP_MEMBERS))
-    names = [clean_name(v, field, MAX_PLAYER_NAME) for v in value]
-    if clash := look_alike(names):
-        raise RuleError.one(field, alike_message(*clash))
-    if any(same_name(n, POT) for n in names):
-        raise RuleError.one(field, pot_name_taken())
-    return names
-
-
 @unit_of_work
-def add_members(group: Group, names: Sequence[str]) -> None:
+def add_members(group: Group, command: AddMembers) -> None:
     new = []
-    for name in member_names(list(names)):
+    for name in command.names:
         known = next((m for m in group.members if same_name(m, name)), None)
         if known is None:
             new.append(name)
@@ -158,13 +124,23 @@ def add_members(group: Group, names: Sequence[str]) -> None:
 
 
 @unit_of_work
-def rename_member(group: Group, old: str, new: Any) -> str:
+def change_member(group: Group, command: ChangeMember) -> str:
+    """A member's new name and whether they still come, either or both, in one unit; the
+    member's name afterwards."""
+    name = command.member
+    if name not in group.members:
+        raise NotFound(msg("no member called %(name)s", name=name))
+    if command.name is not None:
+        name = _rename(group, name, command.name)
+    if command.coming is not None:
+        _set_coming(group, name, command.coming)
+    return name
+
+
+def _rename(group: Group, old: str, new: str) -> str:
     """A new name for a member, everywhere: the group, every evening of it (players, hands,
     dealers, lineups), its cached ledgers folded again. History keeps what was said then.
     Returns the new name as stored."""
-    if old not in group.members:
-        raise NotFound(msg("no member called %(name)s", name=old))
-    [new] = member_names([new], "name")
     if new == old:
         return new
     taken = next((m for m in group.members if m != old and same_name(m, new)), None)
@@ -179,11 +155,11 @@ def rename_member(group: Group, old: str, new: Any) -> str:
 
 
 @unit_of_work
-def change_rules(group: Group, system: Any, params: Any) -> int:
+def change_rules(group: Group, command: ChangeRules) -> int:
     """New rules and amounts for the group's next evenings (the game stays): an evening
     keeps the rules it started with. Returns the number of the first evening they apply to
     (the history says so too)."""
-    rules = Rules.build(group.game, system, params)  # refuses params that are no object
+    rules = Rules.build(group.game, command.system, command.params)
     stored = rules.stored_params()
     if not rules.has_pot and group.carry_pot:
         raise RuleError.one(
@@ -216,22 +192,8 @@ def retired(group: Group) -> set[str]:
     return away
 
 
-@unit_of_work
-def change_member(group: Group, name: str, changes: Mapping[str, Any]) -> str:
-    """A member's new name (`changes["name"]`) and whether they still come
-    (`changes["coming"]`), either or both, in one unit; the member's name afterwards."""
-    if "name" in changes:
-        name = rename_member(group, name, changes["name"])
-    if "coming" in changes:
-        set_coming(group, name, changes["coming"])
-    return name
-
-
-@unit_of_work
-def set_coming(group: Group, name: str, coming: bool) -> None:
+def _set_coming(group: Group, name: str, coming: bool) -> None:
     """Mark a member as one who stopped coming (or comes again)."""
-    if name not in group.members:
-        raise NotFound(msg("no member called %(name)s", name=name))
     if (name in retired(group)) != coming:
         return
     _event(group, "return" if coming else "retire", {"name": name})
@@ -261,34 +223,25 @@ def _rename_in_evening(session: TableSession, old: str, new: str) -> None:
 
 
 @unit_of_work
-def new_evening(
-    group: Group,
-    players: Any,
-    first_dealer: Any = None,
-    *,
-    name: Any = None,
-    params: Any = None,
-) -> TableSession:
-    """An evening of the group with its rules (`params` may change some for this evening).
-    Players who are not members yet become members. With a carried Haferl, the first
-    evening to start takes it: it pays no stake until the Haferl runs empty."""
-    names = parse_players(players)
-    add_members(group, names)
+def new_evening(group: Group, command: StartEvening) -> TableSession:
+    """An evening of the group with its rules (the command's `params` may change some for
+    this evening). Players who are not members yet become members. With a carried Haferl,
+    the first evening to start takes it: it pays no stake until the Haferl runs empty."""
+    names = command.players
+    add_members(group, AddMembers(names))
     for name in sorted(retired(group) & set(names)):  # they play again
         _event(group, "return", {"name": name})
-    merged = {**group.params, **(params if isinstance(params, dict) else {})}
-    if params is not None and not isinstance(params, dict):
-        raise RuleError.one("params", msg("must be an object"))
+    merged = {**group.params, **(command.params or {})}
     if group.carry_pot:
         merged["pot_at_end"] = "keep"  # the remainder goes back to the group
     opening = group.pot_cents if group.carry_pot else 0
     session = tables.create_session(
-        name if isinstance(name, str) and name.strip() else group.name,
+        command.name or group.name,
         group.game,
         group.system,
         params=merged,
-        players=names,
-        first_dealer=first_dealer if isinstance(first_dealer, str) else None,
+        players=list(names),
+        first_dealer=command.first_dealer,
         opening_pot=opening,
     )
     session.group_id = group.id

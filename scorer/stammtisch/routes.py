@@ -9,7 +9,7 @@ from flask import Response, abort, flash, g, redirect, render_template, request,
 from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 
-from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain import GAMES, SYSTEMS, RuleError, group_commands
 from scorer.domain.validation import whole_number
 from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, PDFS, desk
@@ -73,16 +73,17 @@ def new_group():
     elif posted and form.validate():
         members = [line.strip() for line in form.members.data.splitlines() if line.strip()]
         try:
-            group = groups.create_group(
-                form.name.data or "",
-                game.id,
-                system.id,
+            command = group_commands.found_group(
+                name=form.name.data or "",
+                game=game.id,
+                system=system.id,
                 params=params_from_form(form, game, system),
                 members=members,
                 carry_pot=form.carry_pot.data,
-                settle_mode=form.settle.data,
+                settle=form.settle.data,
                 share_by=form.share_by.data,
             )
+            group = groups.create_group(command)
         except RuleError as exc:
             attach_errors(form, exc, prefix_map={"name": "name"})
         except ValueError as exc:
@@ -118,7 +119,7 @@ def rules():
         try:
             chosen = params_from_form(form, game, system, skip=kept)
             chosen |= {name: stored[name] for name in kept if name in stored}
-            first = groups.change_rules(group, system.id, chosen)
+            first = groups.change_rules(group, group_commands.change_rules(system.id, chosen))
         except RuleError as exc:
             attach_errors(form, exc)
         except ValueError as exc:
@@ -219,7 +220,10 @@ def new_evening():
     players = request.form.getlist("player") + [n.strip() for n in newcomers if n.strip()]
     dealer = request.form.get("first_dealer") or None
     try:
-        session = groups.new_evening(g.group, players, dealer if dealer in players else None)
+        command = group_commands.start_evening(
+            players, first_dealer=dealer if dealer in players else None
+        )
+        session = groups.new_evening(g.group, command)
     except RuleError as exc:
         flash("; ".join(say(m) for ms in exc.fields.values() for m in ms), "error")
         return redirect(url_for("stammtisch.group"))
@@ -296,13 +300,13 @@ def player(name: str):
 
 @bp.post("/s/<group_key>/spieler/<name>/name")
 def rename(name: str):
-    """A member's new name, everywhere in the group's history (`groups.rename_member`)."""
+    """A member's new name, everywhere in the group's history (`groups.change_member`)."""
     form = RenameForm()
     if not form.validate_on_submit():
         flash(" ".join(str(e) for errors in form.errors.values() for e in errors), "error")
         return redirect(url_for("stammtisch.player", name=name))
     try:
-        new = groups.rename_member(g.group, name, form.name.data)
+        new = groups.change_member(g.group, group_commands.change_member(name, name=form.name.data))
     except NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     except RuleError as exc:
@@ -318,7 +322,8 @@ def coming(name: str):
     or who comes again."""
     checked_form()
     try:
-        groups.set_coming(g.group, name, request.form.get("kommt") == "ja")
+        coming = request.form.get("kommt") == "ja"
+        groups.change_member(g.group, group_commands.change_member(name, coming=coming))
     except NotFound:
         abort(404, _("%(name)s does not belong to this group.", name=name))
     return redirect(url_for("stammtisch.player", name=name))
