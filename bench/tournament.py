@@ -26,6 +26,7 @@ from scorer import create_app
 from scorer.auth.routes import create_organiser  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
 from scorer.domain.commands import RecordHand
+from scorer.domain.tournament_commands import new_tournament
 from scorer.services import evenings  # noqa: E402
 from scorer.services import tournaments as ops  # noqa: E402
 from scorer.store.database import db, held_open
@@ -52,10 +53,9 @@ def build(app) -> tuple[int, str, int, list[int]]:
     hands = 0
     with app.app_context(), held_open():  # commits of its own, a round at a time
         organiser = create_organiser("Bench", "bench@example.org", "bench-password")
-        tournament = ops.create_tournament(
-            organiser,
-            "Bench-Turnier",
-            date(2026, 3, 14),
+        command = new_tournament(
+            name="Bench-Turnier",
+            day=date(2026, 3, 14),
             game="haferltarock",
             system="parlett-units",
             params={},
@@ -63,6 +63,7 @@ def build(app) -> tuple[int, str, int, list[int]]:
             players=[f"Spieler {i:03d}" for i in range(1, PLAYERS + 1)],
             deals_per_player=DEALS,
         )
+        tournament = ops.create_tournament(organiser, command)
         db.session.commit()
         sizes: list[int] = []
         for _ in range(ROUNDS):

@@ -30,8 +30,8 @@ from scorer.domain.limits import (
 from scorer.domain.message import Msg, msg, one_of
 from scorer.domain.prizes import MAX_PRIZE_CENTS
 from scorer.domain.scoring import SUIT_NAMES
-from scorer.domain.tournament import TIE_BREAKS
-from scorer.services.tournaments import DEFAULT_DEALS, DEFAULT_ROUNDS
+from scorer.domain.tournament import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scorer.domain.tournament_commands import DEFAULT_DEALS, DEFAULT_ROUNDS
 
 # --- the kinds of value -------------------------------------------------------------------
 
@@ -230,19 +230,16 @@ class NewTournament(ChosenRules):
         Refusal(NAMES),
     ] = []
     tie_breaks: Annotated[
-        Annotated[
-            list[str],
-            WithJsonSchema(
-                {
-                    "type": "array",
-                    "items": {"type": "string", "enum": list(TIE_BREAKS)},
-                    "uniqueItems": True,
-                }
-            ),
-        ]
-        | None,
+        list[str],
+        WithJsonSchema(
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": list(TIE_BREAKS)},
+                "uniqueItems": True,
+            }
+        ),
         Refusal(msg("must be a list of tie-breaks")),
-    ] = None
+    ] = list(DEFAULT_TIE_BREAKS)
     check_in: Annotated[
         bool | None,
         Field(description="players check in at the door; by default when `players` is empty"),

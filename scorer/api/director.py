@@ -13,6 +13,7 @@ from scorer.api.blueprint import bp
 from scorer.api.contract import WRITES, described, validated
 from scorer.api.schema import json_body
 from scorer.api.tournaments import AS_ORGANISER, organiser, own, tournament_to_json
+from scorer.domain import tournament_commands
 from scorer.services import director, policies
 from scorer.store.models import Organiser, TournamentAdjustment, TournamentLog
 
@@ -72,7 +73,13 @@ def add_adjustment(tournament_id: int):
     tournament = own(tournament_id)
     policies.require_running(tournament)  # a finished tournament: 409 whatever the body
     body = validated(bodies.NewAdjustment, data)
-    adjustment = director.adjust(tournament, body.player, body.points, reason=body.reason)
+    command = tournament_commands.adjust(
+        body.player,
+        body.points,
+        reason=body.reason,
+        players=[p.name for p in tournament.players],
+    )
+    adjustment = director.adjust(tournament, command)
     return jsonify(adjustment_to_json(adjustment)), 201
 
 

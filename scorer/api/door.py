@@ -12,6 +12,7 @@ from scorer.api import answers, bodies
 from scorer.api.blueprint import bp
 from scorer.api.contract import WRITES, described, read_body
 from scorer.api.tournaments import AS_ORGANISER, own
+from scorer.domain import tournament_commands
 from scorer.services import cash, registration
 from scorer.store.models import TournamentPlayer
 
@@ -38,7 +39,7 @@ def player_answer(player: TournamentPlayer) -> dict[str, Any]:
 def add_player(tournament_id: int):
     tournament = own(tournament_id)
     body = read_body(bodies.Player)
-    player = registration.register(tournament, body.name, body.club)
+    player = registration.register(tournament, tournament_commands.register(body.name, body.club))
     return jsonify(player_answer(player)), 201
 
 
@@ -93,7 +94,8 @@ def undo_check_in(tournament_id: int, name: str):
 def set_registration(tournament_id: int):
     tournament = own(tournament_id)
     body = read_body(bodies.Registration)
-    registration.set_registration(tournament, is_open=body.open, cap=body.cap)
+    command = tournament_commands.set_registration(is_open=body.open, cap=body.cap)
+    registration.set_registration(tournament, command)
     return "", 204
 
 
@@ -108,7 +110,8 @@ def set_registration(tournament_id: int):
 def give(tournament_id: int):
     tournament = own(tournament_id)
     body = read_body(bodies.Gift)
-    registration.give_to_charity(tournament, body.giver, body.cents)
+    command = tournament_commands.give_to_charity(body.giver, body.cents)
+    registration.give_to_charity(tournament, command)
     return jsonify(cash_answer(cash.till(tournament))), 201
 
 

@@ -13,15 +13,14 @@ from scorer.api.blueprint import bp
 from scorer.api.contract import WRITES, described, read_body
 from scorer.api.errors import ApiError, error_response
 from scorer.auth import credentials
-from scorer.domain import RuleError
+from scorer.domain import RuleError, tournament_commands
 from scorer.domain.message import msg
-from scorer.domain.tournament import DEFAULT_TIE_BREAKS
+from scorer.domain.tournament_commands import Door, prize_plan
 from scorer.extensions import limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.services import draws, series
 from scorer.services import tournaments as ops
-from scorer.services.door import Door, prize_plan
 from scorer.store.errors import NotFound
 from scorer.store.models import Organiser, Tournament, TournamentRound
 
@@ -168,26 +167,19 @@ def create_tournament():
         day = date.fromisoformat(body.date) if body.date is not None else date.today()
     except ValueError:
         raise RuleError.one("date", msg("must be a date like 2026-12-24")) from None
-    players = ops.parse_player_list(body.players)
-    cup = series.own_series(who, body.series) if body.series is not None else None
-    series.check_final(cup, body.final)
-    tournament = ops.create_tournament(
-        who,
-        body.name,
-        day,
+    command = tournament_commands.new_tournament(
+        name=body.name,
+        day=day,
         game=body.game,
         system=body.system,
         params=body.params,
         rounds=body.rounds,
-        players=players,
+        players=body.players,
         deals_per_player=body.deals_per_player,
-        tie_breaks=body.tie_breaks
-        if "tie_breaks" in body.model_fields_set
-        else list(DEFAULT_TIE_BREAKS),
-        series=cup,
+        tie_breaks=body.tie_breaks,
         final=body.final,
         door=Door(
-            check_in=body.check_in if body.check_in is not None else not players,
+            check_in=body.check_in,
             registration_open=body.registration_open,
             cap=body.cap,
             missed_round_points=body.missed_round_points,
@@ -203,6 +195,9 @@ def create_tournament():
             ),
         ),
     )
+    cup = series.own_series(who, body.series) if body.series is not None else None
+    series.check_final(cup, body.final)
+    tournament = ops.create_tournament(who, command, series=cup)
     return jsonify(tournament_to_json(tournament)), 201
 
 

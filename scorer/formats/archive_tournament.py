@@ -228,7 +228,7 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
 
 
 def _door(body: dict[str, Any], checks: Checks) -> dict[str, Any]:
-    """The tournament's door (`scorer.services.door.Door`): none where the file
+    """The tournament's door (`scorer.domain.tournament_commands.Door`): none where the file
     says nothing of it."""
     where = "tournament"
     cap = body.get("cap")
@@ -255,7 +255,7 @@ def _door(body: dict[str, Any], checks: Checks) -> dict[str, Any]:
 
 
 def _prize_plan(value: Any, fee: int, where: str, checks: Checks) -> dict[str, Any]:
-    """The plan as the tournament keeps it (`scorer.services.door.prize_plan`),
+    """The plan as the tournament keeps it (`scorer.domain.tournament_commands.prize_plan`),
     checked as a new tournament's is."""
     plan = checks.obj(value, where)
     checks.unknown(plan, set(PRIZE_PLAN_FIELDS), where)

@@ -24,11 +24,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorer.domain import RuleError
-from scorer.domain.limits import MAX_ADJUSTMENT_POINTS, MAX_ADJUSTMENT_REASON
 from scorer.domain.message import msg
-from scorer.domain.names import clean_name
-from scorer.domain.validation import is_whole
+from scorer.domain.tournament_commands import Adjust
 from scorer.services.policies import require_running, tournament_table
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
@@ -93,39 +90,26 @@ def reasons(tournament: Tournament) -> dict[str, list[TournamentAdjustment]]:
 
 
 @unit_of_work
-def adjust(
-    tournament: Tournament, player: Any, points: Any, *, reason: Any
-) -> TournamentAdjustment:
-    """A director's `points` for (or, negative, against) `player`, with its `reason`."""
+def adjust(tournament: Tournament, command: Adjust) -> TournamentAdjustment:
+    """A director's points for (or, negative, against) a player, with its reason."""
     locked(tournament)
     require_running(tournament)
-    errors: dict[str, list[Any]] = {}
-    name = next(
-        (p.name for p in tournament.players if isinstance(player, str) and p.name == player),
-        None,
-    )
-    if name is None:
-        errors["player"] = [msg("must be a player of this tournament")]
-    if not is_whole(points) or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS:
-        errors["points"] = [
-            msg(
-                "must be a whole number of points other than 0, at most %(limit)s either way",
-                limit=MAX_ADJUSTMENT_POINTS,
-            )
-        ]
-    try:
-        reason = clean_name(reason, "reason", MAX_ADJUSTMENT_REASON)
-    except RuleError as exc:
-        errors.update(exc.fields)
-    if errors:
-        raise RuleError(errors)
-    assert name is not None
     adjustment = TournamentAdjustment(
-        player=name, points=points, reason=reason, by=organiser_name(tournament)
+        player=command.player,
+        points=command.points,
+        reason=command.reason,
+        by=organiser_name(tournament),
     )
     tournament.adjustments.append(adjustment)
     db.session.flush()
-    log(tournament, "adjust", id=adjustment.id, player=name, points=points, reason=reason)
+    log(
+        tournament,
+        "adjust",
+        id=adjustment.id,
+        player=command.player,
+        points=command.points,
+        reason=command.reason,
+    )
     db.session.flush()
     return adjustment
 

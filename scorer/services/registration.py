@@ -27,28 +27,17 @@ import secrets
 
 from scorer.domain import RuleError
 from scorer.domain.limits import (
-    MAX_CHARITY_CENTS,
-    MAX_CLUB_NAME,
-    MAX_PLAYER_NAME,
     MAX_TOURNAMENT_PLAYERS,
 )
 from scorer.domain.message import msg
-from scorer.domain.model import POT, pot_name_taken
-from scorer.domain.names import alike_message, clean_name, same_name
+from scorer.domain.names import alike_message, same_name
 from scorer.domain.prizes import FEES
-from scorer.domain.validation import whole_number_in
+from scorer.domain.tournament_commands import GiveToCharity, Register, SetRegistration
 from scorer.services import director, policies
 from scorer.services.tournaments import TournamentError, current_round, next_round_number
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import NotFound
 from scorer.store.models import CharityGift, Tournament, TournamentPlayer
-
-
-def clean_club(club: object) -> str | None:
-    """A player's club as written, or None where none was given."""
-    if club is None or (isinstance(club, str) and not club.strip()):
-        return None
-    return clean_name(club, "club", MAX_CLUB_NAME)
 
 
 def in_field(tournament: Tournament) -> list[TournamentPlayer]:
@@ -74,30 +63,14 @@ def find_player(tournament: Tournament, name: str) -> TournamentPlayer:
 
 @unit_of_work
 def register(
-    tournament: Tournament,
-    name: str,
-    club: object = None,
-    *,
-    by_self: bool = False,
+    tournament: Tournament, command: Register, *, by_self: bool = False
 ) -> TournamentPlayer:
-    """Register `name`: on the waiting list beyond the cap, present at once where the
+    """Register a player: on the waiting list beyond the cap, present at once where the
     tournament has no desk. `by_self`: the player on the public page (registration open)."""
     policies.require_running(tournament)
     if by_self and not tournament.registration_open:
         raise TournamentError(msg("registration is closed: ask at the desk"))
-    errors = {}
-    try:
-        name = clean_name(name, "name", MAX_PLAYER_NAME)
-    except RuleError as exc:
-        errors.update(exc.fields)
-    try:
-        club = clean_club(club)
-    except RuleError as exc:
-        errors.update(exc.fields)
-    if errors:
-        raise RuleError(errors)
-    if same_name(name, POT):
-        raise RuleError.one("name", pot_name_taken())
+    name, club = command.name, command.club
     taken = next((p.name for p in tournament.players if same_name(p.name, name)), None)
     if taken is not None:
         raise RuleError.one("name", alike_message(taken, name))
@@ -222,34 +195,21 @@ def undo_check_in(tournament: Tournament, name: str) -> TournamentPlayer:
 
 
 @unit_of_work
-def set_registration(tournament: Tournament, *, is_open: bool, cap: object) -> None:
+def set_registration(tournament: Tournament, command: SetRegistration) -> None:
     """Open or close the public registration page and set the cap (None: no cap)."""
     policies.require_running(tournament)
-    if cap is not None:
-        cap = whole_number_in(cap, "cap", low=3, high=MAX_TOURNAMENT_PLAYERS)
-    tournament.registration_open = is_open
-    tournament.cap = cap
-    director.log(tournament, "registration", open=is_open, cap=cap)
+    tournament.registration_open = command.is_open
+    tournament.cap = command.cap
+    director.log(tournament, "registration", open=command.is_open, cap=command.cap)
     db.session.flush()
 
 
 @unit_of_work
-def give_to_charity(tournament: Tournament, giver: str, cents: object) -> CharityGift:
+def give_to_charity(tournament: Tournament, command: GiveToCharity) -> CharityGift:
     """A gift to the tournament's charity pot, in cents."""
     policies.require_running(tournament)
-    errors = {}
-    try:
-        giver = clean_name(giver, "giver", MAX_PLAYER_NAME)
-    except RuleError as exc:
-        errors.update(exc.fields)
-    try:
-        cents = whole_number_in(cents, "cents", low=1, high=MAX_CHARITY_CENTS)
-    except RuleError as exc:
-        errors.update(exc.fields)
-    if errors:
-        raise RuleError(errors)
-    gift = CharityGift(giver=giver, cents=cents)
+    gift = CharityGift(giver=command.giver, cents=command.cents)
     tournament.gifts.append(gift)
-    director.log(tournament, "charity", giver=giver, cents=cents)
+    director.log(tournament, "charity", giver=command.giver, cents=command.cents)
     db.session.flush()
     return gift

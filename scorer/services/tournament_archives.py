@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from scorer.domain import RuleError
+from scorer.domain import RuleError, tournament_commands
 from scorer.domain.message import msg
+from scorer.domain.tournament_commands import Door
 from scorer.formats.archive import TOURNAMENT_FORMAT, VERSION, stamp
 from scorer.formats.archive_tournament import ArchivedRound, TournamentArchive
 from scorer.services import tables, tournaments
 from scorer.services.archives import evening_export
-from scorer.services.door import Door
 from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
 from scorer.store.models import (
@@ -143,18 +143,17 @@ def import_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
 def replay_tournament(organiser: Organiser, archive: TournamentArchive) -> Tournament:
     """`import_tournament` inside a write the caller began (a series' import, which makes
     several tournaments in one unit of work)."""
-    names = tournaments.parse_player_list([p.name for p in archive.players], registered=True)
-    tournament = tournaments.create_tournament(
-        organiser,
-        archive.name,
-        archive.day,
+    command = tournament_commands.new_tournament(
+        name=archive.name,
+        day=archive.day,
         game=archive.game,
         system=archive.system,
         params=archive.params,
         rounds=archive.rounds,
-        players=names,
+        players=[p.name for p in archive.players],
+        registered=True,
         deals_per_player=archive.deals_per_player,
-        tie_breaks=list(archive.tie_breaks),
+        tie_breaks=archive.tie_breaks,
         door=Door(
             check_in=archive.check_in,
             registration_open=archive.registration_open,
@@ -164,6 +163,7 @@ def replay_tournament(organiser: Organiser, archive: TournamentArchive) -> Tourn
             prize_plan=archive.prize_plan,
         ),
     )
+    tournament = tournaments.create_tournament(organiser, command)
     tournament.seed = archive.seed
     if archive.created_at is not None:
         tournament.created_at = archive.created_at

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from datetime import date
 from typing import Any, cast
 
 from sqlalchemy import func, select
@@ -18,31 +17,23 @@ from sqlalchemy import func, select
 from scorer.domain import RuleError
 from scorer.domain.ledger import Ledger
 from scorer.domain.limits import (
-    MAX_DEALS_PER_PLAYER,
-    MAX_PLAYER_NAME,
     MAX_TOURNAMENT_NAME,
-    MAX_TOURNAMENT_PLAYERS,
-    MAX_TOURNAMENT_ROUNDS,
     MAX_TOURNAMENT_TABLES,
 )
 from scorer.domain.message import Msg, msg
-from scorer.domain.model import POT, pot_name_taken
-from scorer.domain.names import alike_message, clean_name, look_alike, same_name
+from scorer.domain.names import same_name
 from scorer.domain.seating import seat, swap, table_sizes
 from scorer.domain.tournament import (
-    DEFAULT_TIE_BREAKS,
     Standing,
     TableScore,
     TournamentHand,
-    check_tie_breaks,
     hands_per_table,
     ranked,
     standings,
-    tournament_rules,
 )
-from scorer.domain.validation import whole_number_in
+from scorer.domain.tournament_commands import NewTournament
 from scorer.services import director, policies, table_ledger, tables
-from scorer.services.door import Door, new_desk_code
+from scorer.services.door import new_desk_code
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import NotFound
@@ -61,12 +52,6 @@ from scorer.store.models import (
 )
 from scorer.store.table_rows import lock_round
 
-DEFAULT_ROUNDS = 4
-"""A tournament plays this many rounds unless its organiser says otherwise."""
-DEFAULT_DEALS = 4
-"""Each player deals this often per round: 16 hands at a table of four (the dealer sits
-out, so everyone plays 12), 12 at a table of three (everyone plays all 12)."""
-
 
 def whole_number_between(low: int, high: int) -> Msg:
     return msg("must be a whole number %(low)s..%(high)s", low=low, high=high)
@@ -76,89 +61,26 @@ class TournamentError(Exception):
     """A tournament operation that cannot be done now (a conflict, 409)."""
 
 
-def parse_player_list(text: str | list[str], *, registered: bool = False) -> list[str]:
-    """Names pasted as a list: one per line (or comma-separated); blank lines ignored.
-    None at all is a tournament whose players register and check in later; else at least 3,
-    but any number of `registered` ones (an archive's: a desk may have 1 or 2 so far)."""
-    if isinstance(text, str):
-        lines = text.replace(",", "\n").splitlines()
-    elif isinstance(text, list) and all(isinstance(x, str) for x in text):
-        lines = text
-    else:
-        raise RuleError.one("players", msg("must be a list of names"))
-    names = [clean_name(line, "players", MAX_PLAYER_NAME) for line in lines if line.strip()]
-    errors = []
-    if 0 < len(names) < 3 and not registered:
-        errors.append(msg("a tournament needs at least 3 players"))
-    if len(names) > MAX_TOURNAMENT_PLAYERS:
-        errors.append(msg("at most %(count)s players", count=MAX_TOURNAMENT_PLAYERS))
-    if any(same_name(n, POT) for n in names):
-        errors.append(pot_name_taken())
-    if clash := look_alike(names):
-        errors.append(alike_message(*clash))
-    if errors:
-        raise RuleError({"players": errors})
-    return names
-
-
 @unit_of_work
 def create_tournament(
-    organiser: Organiser,
-    name: str,
-    day: date,
-    *,
-    game: Any,
-    system: Any,
-    params: Mapping[str, Any] | None,
-    rounds: int,
-    players: list[str],
-    deals_per_player: int = DEFAULT_DEALS,
-    tie_breaks: Any = DEFAULT_TIE_BREAKS,
-    door: Door | None = None,
-    series: Series | None = None,
-    final: bool = False,
+    organiser: Organiser, command: NewTournament, *, series: Series | None = None
 ) -> Tournament:
-    """A new tournament. `door`: how players register, check in and pay (by default none
-    of that when `players` are given; check-in at the door when there are none yet).
-    `series`: the cup it is part of (checked by `scorer.services.series`), `final`
-    whether it is the series' final."""
-    door = door if door is not None else Door(check_in=not players)
-    rules = tournament_rules(game, system, params)
-    errors: dict[str, list[Msg]] = {}
-    try:
-        name = clean_name(name, "name", MAX_TOURNAMENT_NAME)
-    except RuleError as exc:
-        errors.update(exc.fields)
-    for field, value, most in (
-        ("rounds", rounds, MAX_TOURNAMENT_ROUNDS),
-        ("deals_per_player", deals_per_player, MAX_DEALS_PER_PLAYER),
-    ):
-        try:
-            whole_number_in(value, field, low=1, high=most)
-        except RuleError as exc:
-            errors.update(exc.fields)
-    try:
-        tie_breaks = check_tie_breaks(tie_breaks)
-    except ValueError as exc:
-        errors["tie_breaks"] = [exc.args[0]]
-    if not set(rules.game.players) & {3, 4}:
-        errors["game"] = [msg("tournaments seat tables of 3 and 4: not for a two-player game")]
-    if errors:
-        raise RuleError(errors)
-    stored = rules.stored_params()
+    """A new tournament of `organiser`. `series`: the cup it is part of (checked by
+    `scorer.services.series`)."""
+    door = command.door
     tournament = Tournament(
         organiser_id=organiser.id,
         key=secrets.token_urlsafe(24),
-        name=name,
-        day=day,
-        game=rules.game.id,
-        system=rules.system.id,
-        params=stored,
-        rounds=rounds,
-        deals_per_player=deals_per_player,
+        name=command.name,
+        day=command.day,
+        game=command.rules.game.id,
+        system=command.rules.system.id,
+        params=command.rules.stored_params(),
+        rounds=command.rounds,
+        deals_per_player=command.deals_per_player,
         seed=secrets.randbits(31),
-        tie_breaks=list(tie_breaks),
-        check_in=door.check_in,
+        tie_breaks=list(command.tie_breaks),
+        check_in=bool(door.check_in),
         registration_open=door.registration_open,
         cap=door.cap,
         desk_code=new_desk_code() if door.check_in else None,
@@ -166,10 +88,12 @@ def create_tournament(
         entry_fee_cents=door.entry_fee_cents,
         prize_plan=dict(door.prize_plan),
         series_id=series.id if series is not None else None,
-        final=final,
+        final=command.final,
     )
-    # A list with a desk (`check_in` asked for) is a registration list: nobody is here yet.
-    tournament.players = [TournamentPlayer(name=n, checked_in=not door.check_in) for n in players]
+    # A list with a desk (`check_in`) is a registration list: nobody is here yet.
+    tournament.players = [
+        TournamentPlayer(name=n, checked_in=not door.check_in) for n in command.players
+    ]
     db.session.add(tournament)
     db.session.flush()
     return tournament

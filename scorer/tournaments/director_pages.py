@@ -9,7 +9,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import login_required
 
-from scorer.domain import RuleError
+from scorer.domain import RuleError, tournament_commands
 from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say_all, say_error
 from scorer.i18n.formats import signed_number
@@ -36,7 +36,13 @@ def adjust(tournament_id: int):
         flash(" ".join(str(e) for errors in form.errors.values() for e in errors), "error")
         return back(tournament)
     try:
-        director.adjust(tournament, form.player.data, form.points.data, reason=form.reason.data)
+        command = tournament_commands.adjust(
+            form.player.data,
+            form.points.data or 0,  # never None once validated (InputRequired); 0 is refused
+            reason=form.reason.data,
+            players=[p.name for p in tournament.players],
+        )
+        director.adjust(tournament, command)
     except RuleError as exc:
         flash(say_all(exc.fields), "error")
     except Conflict as exc:

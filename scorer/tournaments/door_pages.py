@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 
-from scorer.domain import RuleError
+from scorer.domain import RuleError, tournament_commands
 from scorer.extensions import PDFS, desk, limiter, rate_limits_off
 from scorer.i18n.catalogue import say_all, say_error
 from scorer.i18n.reader import file_language
@@ -91,7 +91,8 @@ def door_register(tournament_id: int):
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            player = registration.register(tournament, form.name.data, form.club.data)
+            command = tournament_commands.register(form.name.data, form.club.data)
+            player = registration.register(tournament, command)
             if tournament.check_in:
                 registration.check_in(tournament, player.name)
         except RuleError as exc:
@@ -107,9 +108,10 @@ def door_register(tournament_id: int):
 @login_required
 def registration_switch(tournament_id: int):
     tournament = own(tournament_id)
-    registration.set_registration(
-        tournament, is_open=request.form.get("open") == "1", cap=tournament.cap
+    command = tournament_commands.set_registration(
+        is_open=request.form.get("open") == "1", cap=tournament.cap
     )
+    registration.set_registration(tournament, command)
     return redirect(url_for("tournaments.door", tournament_id=tournament.id))
 
 
@@ -129,7 +131,9 @@ def register_page(key: str):
     return public_write(
         tournament,
         form,
-        lambda t: registration.register(t, form.name.data, form.club.data, by_self=True),
+        lambda t: registration.register(
+            t, tournament_commands.register(form.name.data, form.club.data), by_self=True
+        ),
         page="tournaments/register.html",
         done="tournaments/registered.html",
         taken=lambda t: len(registration.in_field(t)),

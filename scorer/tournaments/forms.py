@@ -26,8 +26,8 @@ from scorer.domain.limits import (
 )
 from scorer.domain.registry import Game, System
 from scorer.domain.tournament import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from scorer.domain.tournament_commands import DEFAULT_DEALS, DEFAULT_ROUNDS
 from scorer.reports.tournament_pdf import TIE_BREAK_NAMES
-from scorer.services.tournaments import DEFAULT_DEALS, DEFAULT_ROUNDS
 from scorer.web.forms import WholeNumberField, with_params
 
 TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]

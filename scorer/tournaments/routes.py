@@ -11,9 +11,10 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from scorer.api.archives import archive_response
-from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain import GAMES, SYSTEMS, RuleError, tournament_commands
 from scorer.domain.message import msg
 from scorer.domain.money import cents_from_euros
+from scorer.domain.tournament_commands import Door, prize_plan
 from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
@@ -21,7 +22,6 @@ from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
 from scorer.services import director, draws, registration, tournament_archives
 from scorer.services import tournaments as ops
-from scorer.services.door import Door, prize_plan
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
 from scorer.tournaments.blueprint import bp
@@ -96,22 +96,19 @@ def new():
         form.form_errors.append(refused)
     elif request.method == "POST" and form.validate():
         try:
-            players = ops.parse_player_list(form.players.data or "")
-            door = door_from_form(form, players)
-            params = params_from_form(form, game, system, skip=HIDDEN_PARAMS)
-            tournament = ops.create_tournament(
-                current_user,
-                form.name.data,
-                form.day.data,
+            command = tournament_commands.new_tournament(
+                name=form.name.data,
+                day=form.day.data,
                 game=game.id,
                 system=system.id,
-                params=params,
+                params=params_from_form(form, game, system, skip=HIDDEN_PARAMS),
                 rounds=form.rounds.data,
-                players=players,
+                players=form.players.data or "",
                 deals_per_player=form.deals.data,
                 tie_breaks=form.chosen_tie_breaks(),
-                door=door,
+                door=door_from_form(form),
             )
+            tournament = ops.create_tournament(current_user, command)
         except RuleError as exc:
             attach_errors(
                 form,
@@ -133,7 +130,7 @@ def new():
     ), status
 
 
-def door_from_form(form, players: list[str]) -> Door:
+def door_from_form(form) -> Door:
     """The entry fee (typed in euros) and the prizes (percentages by place) of the
     new-tournament form; with no players listed, they check in at the door."""
     fee = cents_from_euros(form.entry_fee.data or "0")
@@ -144,7 +141,6 @@ def door_from_form(form, players: list[str]) -> Door:
         raise RuleError.one("prizes", msg("must be whole percentages, e.g. 30 25 15 10"))
     percents = {"percent": [int(word) for word in words]} if words else None
     return Door(
-        check_in=not players,
         entry_fee_cents=fee,
         prize_plan=prize_plan(fee, pool_percent=100, pool_cents=None, prizes=percents),
     )
@@ -230,7 +226,7 @@ def add_player(tournament_id: int):
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            player = registration.register(tournament, form.name.data)
+            player = registration.register(tournament, tournament_commands.register(form.name.data))
         except RuleError as exc:
             flash(say_all(exc.fields), "error")
         else:

@@ -1,0 +1,259 @@
+"""The commands of a tournament that carry what a person typed, and their builders: make
+it (`NewTournament`, with its `Door`), register a player (`Register`), open the public
+registration (`SetRegistration`), a gift to charity (`GiveToCharity`), a director's
+adjustment (`Adjust`).
+
+Every way in builds them here: the API from its bodies (`scorer.api.tournaments`, `.door`,
+`.director`), the organiser's and the public pages from their forms
+(`scorer.tournaments`), an archive read back from its checked file
+(`scorer.services.tournament_archives`), the benches. A builder takes values of the right
+type (the body's model and the form have checked that) and refuses at once, by field,
+everything only the rules can say: a name once its spaces are folded, the rounds and deals,
+the tie-breaks, a game of two, the list of players, the prizes, an amount's range. The
+services (`scorer.services.tournaments`, `.registration`, `.director`) take the command and
+check what needs the stored tournament (a name taken, a round drawn, the cap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any, TypeVar, cast
+
+from scorer.domain.limits import (
+    MAX_ADJUSTMENT_POINTS,
+    MAX_ADJUSTMENT_REASON,
+    MAX_CHARITY_CENTS,
+    MAX_CLUB_NAME,
+    MAX_DEALS_PER_PLAYER,
+    MAX_PLAYER_NAME,
+    MAX_TOURNAMENT_NAME,
+    MAX_TOURNAMENT_PLAYERS,
+    MAX_TOURNAMENT_ROUNDS,
+)
+from scorer.domain.message import Msg, msg
+from scorer.domain.model import POT, RuleError, pot_name_taken
+from scorer.domain.names import alike_message, clean_name, look_alike, same_name
+from scorer.domain.prizes import plan_from_json
+from scorer.domain.scoring import Rules
+from scorer.domain.tournament import DEFAULT_TIE_BREAKS, check_tie_breaks, tournament_rules
+from scorer.domain.validation import is_whole, whole_number_in
+
+T = TypeVar("T")
+
+DEFAULT_ROUNDS = 4
+"""A tournament plays this many rounds unless its organiser says otherwise."""
+DEFAULT_DEALS = 4
+"""Each player deals this often per round: 16 hands at a table of four (the dealer sits
+out, so everyone plays 12), 12 at a table of three (everyone plays all 12)."""
+
+
+@dataclass(frozen=True)
+class Door:
+    """What happens at the event's door: whether players check in (only they are drawn;
+    None: when no players are listed), whether they may register themselves and up to how
+    many, what a late player scores for a missed round, the entry fee and the prizes
+    (`scorer.domain.prizes`, as JSON: `prize_plan`)."""
+
+    check_in: bool | None = None
+    registration_open: bool = False
+    cap: int | None = None
+    missed_round_points: int = 0
+    entry_fee_cents: int = 0
+    prize_plan: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewTournament:
+    """A tournament to make. Its door's `check_in` is decided (True or False); a list of
+    `players` with check-in is a registration list: nobody is here yet."""
+
+    name: str
+    day: date
+    rules: Rules
+    rounds: int
+    deals_per_player: int
+    tie_breaks: tuple[str, ...]
+    players: tuple[str, ...]
+    door: Door
+    final: bool = False
+
+
+def new_tournament(
+    *,
+    name: str,
+    day: date,
+    game: str,
+    system: str,
+    params: Mapping[str, Any] | None,
+    players: str | Sequence[str],
+    rounds: int = DEFAULT_ROUNDS,
+    deals_per_player: int = DEFAULT_DEALS,
+    tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
+    door: Door | None = None,
+    final: bool = False,
+    registered: bool = False,
+) -> NewTournament:
+    """The tournament these say, or a RuleError with every field refused at once.
+    `players`: see `parse_player_list` (`registered`: an archive's, any number)."""
+    errors: dict[str, list[Msg]] = {}
+    rules = tournament_rules(game, system, params)
+    names = _field(errors, parse_player_list, players, registered=registered)
+    cleaned = _field(errors, clean_name, name, "name", MAX_TOURNAMENT_NAME)
+    _field(errors, whole_number_in, rounds, "rounds", low=1, high=MAX_TOURNAMENT_ROUNDS)
+    _field(
+        errors,
+        whole_number_in,
+        deals_per_player,
+        "deals_per_player",
+        low=1,
+        high=MAX_DEALS_PER_PLAYER,
+    )
+    breaks = _field(errors, _tie_breaks, tie_breaks)
+    if not set(rules.game.players) & {3, 4}:
+        errors["game"] = [msg("tournaments seat tables of 3 and 4: not for a two-player game")]
+    if errors:
+        raise RuleError(errors)
+    door = door or Door()
+    if door.check_in is None:
+        door = replace(door, check_in=not names)
+    return NewTournament(
+        name=cleaned,
+        day=day,
+        rules=rules,
+        rounds=rounds,
+        deals_per_player=deals_per_player,
+        tie_breaks=breaks,
+        players=tuple(names),
+        door=door,
+        final=final,
+    )
+
+
+def _tie_breaks(value: Sequence[str]) -> tuple[str, ...]:
+    try:
+        return check_tie_breaks(value)
+    except ValueError as exc:  # it says what is wrong this way
+        raise RuleError.one("tie_breaks", exc.args[0]) from None
+
+
+def parse_player_list(text: str | Sequence[str], *, registered: bool = False) -> list[str]:
+    """Names pasted as a list: one per line (or comma-separated); blank lines ignored.
+    None at all is a tournament whose players register and check in later; else at least 3,
+    but any number of `registered` ones (an archive's: a desk may have 1 or 2 so far)."""
+    lines = text.replace(",", "\n").splitlines() if isinstance(text, str) else text
+    names = [clean_name(line, "players", MAX_PLAYER_NAME) for line in lines if line.strip()]
+    errors = []
+    if 0 < len(names) < 3 and not registered:
+        errors.append(msg("a tournament needs at least 3 players"))
+    if len(names) > MAX_TOURNAMENT_PLAYERS:
+        errors.append(msg("at most %(count)s players", count=MAX_TOURNAMENT_PLAYERS))
+    if any(same_name(n, POT) for n in names):
+        errors.append(pot_name_taken())
+    if clash := look_alike(names):
+        errors.append(alike_message(*clash))
+    if errors:
+        raise RuleError({"players": errors})
+    return names
+
+
+def prize_plan(
+    entry_fee_cents: int, *, pool_percent: int | None, pool_cents: int | None, prizes: Any
+) -> dict[str, Any]:
+    """The pool and the prizes as sent, checked (`scorer.domain.prizes.plan_from_json`),
+    to be kept with the tournament and read again by `scorer.services.cash`."""
+    plan_from_json(entry_fee_cents, pool_percent, prizes, pool_cents)
+    return {"pool_percent": pool_percent, "pool_cents": pool_cents, "prizes": prizes}
+
+
+# --- the door and the director ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Register:
+    """A player to register: the name as stored, the club (None: none given)."""
+
+    name: str
+    club: str | None = None
+
+
+@dataclass(frozen=True)
+class SetRegistration:
+    """Whether players may sign themselves up on the public page, and the cap (None: none)."""
+
+    is_open: bool
+    cap: int | None = None
+
+
+@dataclass(frozen=True)
+class GiveToCharity:
+    giver: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class Adjust:
+    """A director's `points` for (or, negative, against) a `player` of the tournament."""
+
+    player: str
+    points: int
+    reason: str
+
+
+def register(name: str, club: str | None = None) -> Register:
+    """`name` and `club` as stored (a blank club is none), or every field refused at once;
+    nobody may be called like the Haferl."""
+    errors: dict[str, list[Msg]] = {}
+    cleaned = _field(errors, clean_name, name, "name", MAX_PLAYER_NAME)
+    kept = None if club is None or not club.strip() else club
+    if kept is not None:
+        kept = _field(errors, clean_name, kept, "club", MAX_CLUB_NAME)
+    if errors:
+        raise RuleError(errors)
+    if same_name(cleaned, POT):
+        raise RuleError.one("name", pot_name_taken())
+    return Register(cleaned, kept)
+
+
+def set_registration(*, is_open: bool, cap: int | None) -> SetRegistration:
+    if cap is not None:
+        cap = whole_number_in(cap, "cap", low=3, high=MAX_TOURNAMENT_PLAYERS)
+    return SetRegistration(is_open, cap)
+
+
+def give_to_charity(giver: str, cents: int) -> GiveToCharity:
+    errors: dict[str, list[Msg]] = {}
+    cleaned = _field(errors, clean_name, giver, "giver", MAX_PLAYER_NAME)
+    amount = _field(errors, whole_number_in, cents, "cents", low=1, high=MAX_CHARITY_CENTS)
+    if errors:
+        raise RuleError(errors)
+    return GiveToCharity(cleaned, amount)
+
+
+def adjust(player: str, points: int, *, reason: str, players: Collection[str]) -> Adjust:
+    """`points` for `player`, one of the tournament's `players`, with its `reason`."""
+    errors: dict[str, list[Msg]] = {}
+    if player not in players:
+        errors["player"] = [msg("must be a player of this tournament")]
+    if not is_whole(points) or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS:
+        errors["points"] = [
+            msg(
+                "must be a whole number of points other than 0, at most %(limit)s either way",
+                limit=MAX_ADJUSTMENT_POINTS,
+            )
+        ]
+    cleaned = _field(errors, clean_name, reason, "reason", MAX_ADJUSTMENT_REASON)
+    if errors:
+        raise RuleError(errors)
+    return Adjust(player, points, cleaned)
+
+
+def _field(errors: dict[str, list[Msg]], check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`check(...)`'s value; its refusal added to `errors` (then the value is never read:
+    the builder raises them all)."""
+    try:
+        return check(*args, **kwargs)
+    except RuleError as exc:
+        errors.update(exc.fields)
+        return cast(T, None)
