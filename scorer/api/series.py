@@ -16,6 +16,7 @@ from scorer.api.contract import WRITES, described, read_body
 from scorer.api.errors import ApiError
 from scorer.api.tournaments import organiser
 from scorer.domain.message import msg
+from scorer.domain.series_commands import new_series, rename_player
 from scorer.extensions import IMPORTS
 from scorer.formats.archive_series import parse_series_archive
 from scorer.services import series as cups
@@ -36,14 +37,14 @@ from scorer.store.models import Series
 def create_series():
     who = organiser()
     body = read_body(bodies.NewSeries)
-    made = cups.create_series(
-        who,
+    command = new_series(
         body.name,
         cup_points=body.cup_points,
         best_of=body.best_of,
         final_carry=body.final_carry,
         tie_breaks=body.tie_breaks,
     )
+    made = cups.create_series(who, command)
     answer = answers.NewSeries(
         id=made.id,
         key=made.key,
@@ -100,7 +101,7 @@ def own(series_id: int):
 def rename(series_id: int):
     found = own(series_id)
     body = read_body(bodies.Rename)
-    line = cups.rename(found, body.from_, body.into, by=organiser().name)
+    line = cups.rename(found, rename_player(body.from_, body.into), by=organiser().name)
     return jsonify(answers.NameLine(**line).as_json()), 201
 
 

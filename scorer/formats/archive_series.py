@@ -7,13 +7,13 @@ series table is not in the file: it is worked out again from the tournaments."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from scorer.domain import RuleError
 from scorer.domain.limits import MAX_GROUP_NAME, MAX_ORGANISER_NAME
 from scorer.domain.message import msg
 from scorer.domain.names import clean_name
-from scorer.domain.series_settings import series_settings
+from scorer.domain.series_commands import NewSeries, new_series
 from scorer.formats.archive import Checks, check_head
 from scorer.formats.archive_tournament import TournamentArchive, parse_tournament_archive
 from scorer.formats.evening import is_text
@@ -29,8 +29,8 @@ MAX_NAME_LINES = 10_000
 
 @dataclass(frozen=True)
 class SeriesArchive:
-    settings: dict[str, Any]
-    """The series as `scorer.domain.series_settings.series_settings` gives it."""
+    settings: NewSeries
+    """The series as `scorer.domain.series_commands.new_series` gives it."""
     names: tuple[dict[str, str], ...]
     tournaments: tuple[TournamentArchive, ...]
     finals: tuple[bool, ...]
@@ -44,9 +44,9 @@ def parse_series_archive(doc: Any) -> SeriesArchive:
     check_head(doc, SERIES_FORMAT, SERIES_FIELDS, checks)
     body = checks.obj(doc.get("series"), "series")
     checks.unknown(body, SERIES_BODY_FIELDS, "series")
-    settings: dict[str, Any] = {}
+    settings: NewSeries | None = None
     try:
-        settings = series_settings(
+        settings = new_series(
             body.get("name"),
             cup_points=body.get("cup_points"),
             best_of=body.get("best_of"),
@@ -69,7 +69,7 @@ def parse_series_archive(doc: Any) -> SeriesArchive:
         final = entry.pop("final", False)
         if not isinstance(final, bool):
             checks.bad(f"{where}.final", msg("must be true or false"))
-        elif final and not settings.get("final_carry", True):
+        elif final and settings is not None and not settings.final_carry:
             checks.bad(f"{where}.final", msg("the series has no points to carry into a final"))
         elif final and any(finals):
             checks.bad(f"{where}.final", msg("the series has its final already"))
@@ -80,7 +80,10 @@ def parse_series_archive(doc: Any) -> SeriesArchive:
         finals.append(final is True)
     checks.done()
     return SeriesArchive(
-        settings, tuple(n for n in names if n is not None), tuple(tournaments), tuple(finals)
+        cast(NewSeries, settings),  # `checks.done()` raised where the settings were refused
+        tuple(n for n in names if n is not None),
+        tuple(tournaments),
+        tuple(finals),
     )
 
 

@@ -29,10 +29,9 @@ from typing import Any
 from sqlalchemy import func, select
 
 from scorer.domain import RuleError, cup
-from scorer.domain.limits import MAX_GROUP_NAME
 from scorer.domain.message import msg
-from scorer.domain.names import clean_name, same_name
-from scorer.domain.series_settings import series_settings
+from scorer.domain.names import same_name
+from scorer.domain.series_commands import NewSeries, RenamePlayer
 from scorer.domain.tournament import drawn_order
 from scorer.domain.validation import whole_number_in
 from scorer.services import tournaments
@@ -44,23 +43,16 @@ from scorer.store.models import Organiser, Series, Tournament, TournamentPlayer,
 
 
 @unit_of_work
-def create_series(
-    organiser: Organiser,
-    name: str,
-    *,
-    cup_points: object,
-    best_of: object = None,
-    final_carry: object = None,
-    tie_breaks: object = None,
-) -> Series:
-    values = series_settings(
-        name,
-        cup_points=cup_points,
-        best_of=best_of,
-        final_carry=final_carry,
-        tie_breaks=tie_breaks,
+def create_series(organiser: Organiser, command: NewSeries) -> Series:
+    series = Series(
+        organiser_id=organiser.id,
+        key=secrets.token_urlsafe(24),
+        name=command.name,
+        cup_points=command.cup_points,
+        best_of=command.best_of,
+        final_carry=command.final_carry,
+        tie_breaks=command.tie_breaks,
     )
-    series = Series(organiser_id=organiser.id, key=secrets.token_urlsafe(24), **values)
     db.session.add(series)
     db.session.flush()
     return series
@@ -162,25 +154,18 @@ def spellings(series: Series) -> dict[str, list[int]]:
 
 
 @unit_of_work
-def rename(series: Series, old: str, new: str, *, by: str) -> dict[str, Any]:
+def rename(series: Series, command: RenamePlayer, *, by: str) -> dict[str, Any]:
     """One person under a new name in the series (a rename), or two spellings as one
     person (a merge, when `new` played too); kept in the series' log of names. Refused
     where both spellings played the same tournament: they are two people. The series is
     locked first, so two renames at once both land in its log."""
     series_id = series.id
     series = lock_one(Series, Series.id == series_id) or series
-    errors: dict[str, Any] = {}
-    try:
-        new = clean_name(new, "into", MAX_GROUP_NAME)
-    except RuleError as exc:
-        errors.update(exc.fields)
     played = spellings(series)
     person = one_person(series)
-    if not isinstance(old, str) or person(old) not in played:
-        errors["from"] = [msg("nobody of that name played in this series")]
-    if errors:
-        raise RuleError(errors)
-    old, new = person(old), person(new)
+    if person(command.from_) not in played:
+        raise RuleError.one("from", msg("nobody of that name played in this series"))
+    old, new = person(command.from_), person(command.into)
     if old == new:
         raise RuleError.one("into", msg("that is the same name"))
     if set(played[old]) & set(played.get(new, [])):

@@ -48,15 +48,7 @@ def import_series(organiser: Organiser, archive: SeriesArchive) -> Series:
     """A new series of `organiser` (new keys) with the archive's settings and names, its
     tournaments imported and made part of it. A refusal leaves nothing behind."""
     begin_write()
-    settings = archive.settings
-    series = cups.create_series(
-        organiser,
-        settings["name"],
-        cup_points=settings["cup_points"],
-        best_of=settings["best_of"],
-        final_carry=settings["final_carry"],
-        tie_breaks=settings["tie_breaks"],
-    )
+    series = cups.create_series(organiser, archive.settings)
     series.names = [dict(line) for line in archive.names]
     for index, (archived, final) in enumerate(
         zip(archive.tournaments, archive.finals, strict=True)

@@ -1,11 +1,14 @@
-"""A series' settings checked (`scorer.domain.cup`): its name, cup points, the best N
-results that count, the final's carry and the series table's tie-breaks. One check for
-a new series (`scorer.services.series.create_series`) and for a series' archive
-(`scorer.formats.archive_series`), with the same field messages."""
+"""The commands of a series (a cup), and their builders: a new series (`NewSeries`: its
+name, cup points, the best N results that count, the final's carry and the series table's
+tie-breaks, checked by `scorer.domain.cup`), and a player renamed in it (`RenamePlayer`).
+One builder for the API's body (`scorer.api.series`) and for a series' archive
+(`scorer.formats.archive_series`), with the same field messages; the services
+(`scorer.services.series`) take the command."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.domain import cup
@@ -18,16 +21,37 @@ MAX_BEST_OF = 100
 """A cup counts at most this many results per player."""
 
 
-def series_settings(
+@dataclass(frozen=True)
+class NewSeries:
+    """A series' settings as it keeps them (`cup_points` and `final_carry` as JSON)."""
+
+    name: str
+    cup_points: Any
+    best_of: int | None
+    final_carry: list[int] | None
+    tie_breaks: list[str]
+
+
+@dataclass(frozen=True)
+class RenamePlayer:
+    """One person under a new name in the series (`from_` → `into`), or two spellings
+    merged into one."""
+
+    from_: str
+    into: str
+
+
+def new_series(
     name: object,
     *,
     cup_points: object,
     best_of: object = None,
     final_carry: object = None,
     tie_breaks: object = None,
-) -> dict[str, Any]:
-    """The settings as a series keeps them (`name`, `cup_points`, `best_of`, `final_carry`,
-    `tie_breaks`), or one RuleError with a message for each field that is wrong."""
+) -> NewSeries:
+    """The series these say, or one RuleError with a message for each field that is
+    wrong. Its values are JSON-shaped as a body or an archive sends them: checking their
+    shape is this builder's work (`scorer.domain.cup`)."""
     checks: dict[str, Callable[[], Any]] = {
         "name": lambda: clean_name(name, "name", MAX_GROUP_NAME),
         "cup_points": lambda: cup.cup_table_to_json(cup.cup_table_from_json(cup_points)),
@@ -56,4 +80,9 @@ def series_settings(
         raise RuleError(errors)
     carry = values["final_carry"]
     values["final_carry"] = list(carry) if carry is not None else None
-    return values
+    return NewSeries(**values)
+
+
+def rename_player(from_: str, into: str) -> RenamePlayer:
+    """`into` as a name is stored (field "into"); whether `from_` played is the series'."""
+    return RenamePlayer(from_, clean_name(into, "into", MAX_GROUP_NAME))
