@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
-from scorer.domain import Hand  # noqa: E402
+from scorer.domain import Hand, commands  # noqa: E402
 from scorer.domain.commands import RecordHand
 from scorer.services import tables  # noqa: E402
 from scorer.store.database import db, held_open
@@ -32,12 +32,14 @@ PLAYERS = ["Anton", "Berta", "Charlotte", "Dieter"]
 def build(app, hands: int) -> str:
     with app.app_context(), held_open():  # commits of its own, in batches
         session = tables.create_session(
-            "Großer Abend",
-            "tarok",
-            "points-kasse",
-            params={},
-            players=PLAYERS,
-            first_dealer=PLAYERS[0],
+            commands.open_table(
+                name="Großer Abend",
+                game="tarok",
+                system="points-kasse",
+                params={},
+                players=PLAYERS,
+                first_dealer=PLAYERS[0],
+            )
         )
         for n in range(hands):
             dealer = session.state["next_dealer"]

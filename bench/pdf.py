@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pypdf import PdfReader  # noqa: E402
 
 from scorer import create_app  # noqa: E402
-from scorer.domain import Hand, RuleError  # noqa: E402
+from scorer.domain import Hand, RuleError, commands  # noqa: E402
 from scorer.domain.commands import RecordHand
 from scorer.domain.scoring import BIDS, SUITS  # noqa: E402
 from scorer.reports.pdf import render_pdf  # noqa: E402
@@ -35,12 +35,14 @@ def build_evening(hands: int, seed: int = 7):
     """A Haferltarock evening (Parlett units, with the Haferl) of `hands` random hands."""
     rng = random.Random(seed)
     session = tables.create_session(
-        f"Stammtisch, {hands} Spiele",
-        "haferltarock",
-        "parlett-units",
-        params={},
-        players=PLAYERS,
-        first_dealer="Anton",
+        commands.open_table(
+            name=f"Stammtisch, {hands} Spiele",
+            game="haferltarock",
+            system="parlett-units",
+            params={},
+            players=PLAYERS,
+            first_dealer="Anton",
+        )
     )
     while session.hand_count < hands:
         dealer = session.state["next_dealer"]

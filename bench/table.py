@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app  # noqa: E402
-from scorer.domain import Hand  # noqa: E402
+from scorer.domain import Hand, commands  # noqa: E402
 from scorer.domain.commands import RecordHand
 from scorer.services import tables  # noqa: E402
 from scorer.store.database import db, held_open
@@ -65,12 +65,14 @@ def build_session(app, hands: int) -> str:
     transaction."""
     with app.app_context(), held_open():  # one commit for all
         session = tables.create_session(
-            f"Bench {hands}",
-            "haferltarock",
-            "parlett-units",
-            params={},
-            players=PLAYERS,
-            first_dealer=PLAYERS[-1],
+            commands.open_table(
+                name=f"Bench {hands}",
+                game="haferltarock",
+                system="parlett-units",
+                params={},
+                players=PLAYERS,
+                first_dealer=PLAYERS[-1],
+            )
         )
         dealer = session.first_dealer
         for i in range(hands):

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from scorer.domain import Hand, RuleError
+from scorer.domain import Hand, RuleError, commands
 from scorer.domain.commands import RecordHand, VoidHand
 from scorer.formats.evening import ImportPlan, MalformedDocument, load_document, parse_import
 from scorer.reports.spreadsheet import CSV_HEADER, safe_cell, spreadsheet_number
@@ -402,13 +402,15 @@ def test_safe_cell(value, cell):
 def test_points_scored_table_has_points_not_euros(app, client):
     with app.app_context():
         session = tables.create_session(
-            "Turnier",
-            "haferltarock",
-            "parlett-units",
-            params={},
-            players=["A", "B", "C"],
-            first_dealer="A",
-            scoring="points",
+            commands.open_table(
+                name="Turnier",
+                game="haferltarock",
+                system="parlett-units",
+                params={},
+                players=["A", "B", "C"],
+                first_dealer="A",
+                scoring="points",
+            )
         )
         tables.record_hand(session, RecordHand(Hand("B", "frage", points=83), dealer="A"))
         db.session.commit()
@@ -476,14 +478,16 @@ def test_imported_open_evening_goes_on_like_the_original(client):
 def test_round_trip_of_a_tournament_table(app, client):
     with app.app_context():
         session = tables.create_session(
-            "Tisch 1",
-            "haferltarock",
-            "parlett-units",
-            params={},
-            players=["A", "B", "C"],
-            first_dealer="A",
-            scoring="points",
-            hands_planned=2,
+            commands.open_table(
+                name="Tisch 1",
+                game="haferltarock",
+                system="parlett-units",
+                params={},
+                players=["A", "B", "C"],
+                first_dealer="A",
+                scoring="points",
+                hands_planned=2,
+            )
         )
         tables.record_hand(session, RecordHand(Hand("B", "frage", points=83), dealer="A"))
         record, _ = tables.record_hand(

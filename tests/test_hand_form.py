@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from scorer.domain import GAMES, Bonus, Hand, RuleError
+from scorer.domain import GAMES, Bonus, Hand, RuleError, commands
 from scorer.domain.ledger import Ledger
 from scorer.domain.scoring import BIDS, SUITS, Rules
 from scorer.services import tables
@@ -120,7 +120,14 @@ def same_hand(stored: dict[str, Any], hand: Hand) -> None:
 def new_table(app, game_id: str, system_id: str, raw: dict, players) -> str:
     with app.app_context():
         session = tables.create_session(
-            "Runde", game_id, system_id, params=raw, players=list(players), first_dealer=players[-1]
+            commands.open_table(
+                name="Runde",
+                game=game_id,
+                system=system_id,
+                params=raw,
+                players=list(players),
+                first_dealer=players[-1],
+            )
         )
         db.session.commit()
         return session.key

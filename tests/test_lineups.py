@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from scorer.domain import Hand, RuleError
+from scorer.domain import Hand, RuleError, commands
 from scorer.domain.commands import EditHand, RecordHand, VoidHand
 from scorer.domain.ledger import Ledger, LedgerState, Lineup
 from scorer.domain.model import POT
@@ -128,12 +128,14 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
         rng = random.Random(seed)
         with app.app_context():
             session = tables.create_session(
-                "Runde",
-                "haferltarock",
-                "parlett-units",
-                params={"stake_cents": 40},
-                players=names[:3],
-                first_dealer=None,
+                commands.open_table(
+                    name="Runde",
+                    game="haferltarock",
+                    system="parlett-units",
+                    params={"stake_cents": 40},
+                    players=names[:3],
+                    first_dealer=None,
+                )
             )
             for _ in range(30):
                 move = rng.random()
@@ -142,7 +144,7 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
                 if move < 0.15:
                     count = rng.choice([3, 4])
                     players = rng.sample(names, count)
-                    tables.change_players(session, players)
+                    tables.change_players(session, commands.change_players(players))
                 elif move < 0.25 and session.hand_count:
                     live = table_ledger.hands_of(session)
                     if live:

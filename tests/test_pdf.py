@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.domain import Hand
+from scorer.domain import Hand, commands
 from scorer.domain.commands import EditHand, RecordHand, VoidHand
 from scorer.domain.scoring import BIDS, SUITS
 from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
@@ -48,12 +48,14 @@ def play(session, rng: random.Random, hands: int, contracts=("frage", "hand")) -
 
 def evening(players=FOUR, hands=40, game="haferltarock", system="parlett-units", **params):
     session = tables.create_session(
-        "Stammtisch <Zum Haferl>",
-        game,
-        system,
-        params=params,
-        players=list(players),
-        first_dealer=players[0],
+        commands.open_table(
+            name="Stammtisch <Zum Haferl>",
+            game=game,
+            system=system,
+            params=params,
+            players=list(players),
+            first_dealer=players[0],
+        )
     )
     play(session, random.Random(hands), hands)
     db.session.commit()
@@ -138,12 +140,14 @@ def test_three_players_and_a_pocket_system_render(app):
     with app.app_context():
         three = evening(["Anton", "Berta", "Charlotte"], hands=12)
         pocket = tables.create_session(
-            "Ohne Haferl",
-            "tarok-bettel",
-            "multiples",
-            params={"payout": "pocket"},
-            players=FOUR,
-            first_dealer="Dieter",
+            commands.open_table(
+                name="Ohne Haferl",
+                game="tarok-bettel",
+                system="multiples",
+                params={"payout": "pocket"},
+                players=FOUR,
+                first_dealer="Dieter",
+            )
         )
         play(pocket, random.Random(3), 15, contracts=("frage", "hand", "bettel"))
         db.session.commit()
@@ -160,13 +164,15 @@ def test_three_players_and_a_pocket_system_render(app):
 def test_a_tournament_table_shows_points_and_no_transfers(app):
     with app.app_context():
         session = tables.create_session(
-            "Turnier, Tisch 2",
-            "haferltarock",
-            "parlett-units",
-            params={},
-            players=FOUR,
-            first_dealer="Anton",
-            scoring="points",
+            commands.open_table(
+                name="Turnier, Tisch 2",
+                game="haferltarock",
+                system="parlett-units",
+                params={},
+                players=FOUR,
+                first_dealer="Anton",
+                scoring="points",
+            )
         )
         play(session, random.Random(5), 20)
         db.session.commit()

@@ -9,6 +9,7 @@ import json
 import re
 from html import unescape as html_unescape
 
+from scorer.domain import commands
 from scorer.store.database import db
 from tests.conftest import PostedFields, dispose, make_app
 from tests.support.languages import german_euros
@@ -408,13 +409,15 @@ def operations_create_points_table() -> str:
     from scorer.services import tables
 
     session = tables.create_session(
-        "T",
-        "haferltarock",
-        "parlett-units",
-        params={},
-        players=["Anna", "Bert", "Cora"],
-        first_dealer=None,
-        scoring="points",
+        commands.open_table(
+            name="T",
+            game="haferltarock",
+            system="parlett-units",
+            params={},
+            players=["Anna", "Bert", "Cora"],
+            first_dealer=None,
+            scoring="points",
+        )
     )
     db.session.commit()
     return session.key

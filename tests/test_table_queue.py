@@ -13,7 +13,7 @@ from sqlalchemy import event, func, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from scorer.domain import GAMES, RuleError
+from scorer.domain import GAMES, RuleError, commands
 from scorer.domain.commands import RecordHand
 from scorer.domain.facts import parse_hand
 from scorer.domain.message import msg
@@ -91,14 +91,16 @@ def test_a_batch_never_finishes_a_table_with_planned_hands(app):
     (under the round's lock, where there is one), the sixth is refused."""
     with app.app_context():
         session = create_session(
-            "",
-            "tarok",
-            "points-kasse",
-            params=None,
-            players=PLAYERS,
-            first_dealer=None,
-            scoring="points",
-            hands_planned=5,
+            commands.open_table(
+                name="",
+                game="tarok",
+                system="points-kasse",
+                params=None,
+                players=PLAYERS,
+                first_dealer=None,
+                scoring="points",
+                hands_planned=5,
+            )
         )
         db.session.commit()
         key = session.key

@@ -8,6 +8,7 @@ from xml.etree import ElementTree
 import pytest
 
 from scorer import create_app
+from scorer.domain import commands
 from scorer.domain.commands import RecordHand
 from scorer.store.database import db
 from scorer.web import qr
@@ -422,12 +423,14 @@ def test_the_hand_list_shows_a_hundred_hands_a_page_the_latest_first(app, client
 
     with app.app_context():
         session = tables.create_session(
-            "Lang",
-            "haferltarock",
-            "parlett-units",
-            params={},
-            players=["Anton", "Berta", "Charlotte"],
-            first_dealer=None,
+            commands.open_table(
+                name="Lang",
+                game="haferltarock",
+                system="parlett-units",
+                params={},
+                players=["Anton", "Berta", "Charlotte"],
+                first_dealer=None,
+            )
         )
         for n in range(250):
             tables.record_hand(session, RecordHand(Hand("Berta", "frage", points=61 + n % 50)))

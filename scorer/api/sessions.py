@@ -13,8 +13,7 @@ from scorer.api.contract import WRITES, described, read_body
 from scorer.api.director import correcting_organiser
 from scorer.api.errors import error_response
 from scorer.api.schema import body_bytes, json_body, said_line
-from scorer.domain import GAMES
-from scorer.domain.facts import parse_players
+from scorer.domain import GAMES, commands
 from scorer.domain.model import POT
 from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES
@@ -162,14 +161,15 @@ CHANGES = (*WRITES, 404, 409)
 @NEW_TABLES
 def create_session():
     body = read_body(bodies.NewSession)
-    players = parse_players(body.players)
     session = tables.create_session(
-        body.name,
-        body.game,
-        body.system,
-        params=body.params,
-        players=players,
-        first_dealer=body.first_dealer,
+        commands.open_table(
+            name=body.name,
+            game=body.game,
+            system=body.system,
+            params=body.params,
+            players=body.players,
+            first_dealer=body.first_dealer,
+        )
     )
     return jsonify(session_to_json(session)), 201
 

@@ -1,5 +1,6 @@
-"""The changes to a table's hands, one typed command each (record, edit, strike out), and
-the one parser that makes them from a hand's JSON-shaped facts.
+"""The changes to a table, one typed command each: open it (`OpenTable`), players who come
+and go (`ChangePlayers`), and its hands (record, edit, strike out), with the one parser
+that makes the hands' commands from a hand's JSON-shaped facts.
 
 Every way in builds its command here: the API from its JSON body, the table page from the
 facts its form adapter reads (`scorer.table.hand_form.facts_from_form`), so a hand is
@@ -11,15 +12,92 @@ the same messages and fields wherever it comes from. The services take the comma
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from scorer.domain.facts import parse_hand
+from scorer.domain.facts import parse_hand, parse_players
+from scorer.domain.limits import MAX_PLAYER_NAME, MAX_TABLE_NAME
 from scorer.domain.message import Msg, msg
-from scorer.domain.model import Hand, RuleError
+from scorer.domain.model import Hand, Refusals, RuleError
+from scorer.domain.names import clean_name
 from scorer.domain.registry import Game
+from scorer.domain.scoring import Rules
 from scorer.domain.validation import is_whole
+
+Scoring = Literal["money", "points"]
+"""How a table scores: money (an evening), or a tournament's points (no pot, no stakes)."""
+UNNAMED_TABLE = "Tarockrunde"
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A table to open: its name, its rules, the players in dealing order and who deals
+    first (None: the first of them); how it scores, the hands it plans (a tournament
+    table's), the Haferl it starts with (a group's evening that takes the group's)."""
+
+    name: str
+    rules: Rules
+    players: tuple[str, ...]
+    first_dealer: str | None = None
+    scoring: Scoring = "money"
+    hands_planned: int | None = None
+    opening_pot: int = 0
+
+
+@dataclass(frozen=True)
+class ChangePlayers:
+    """From the next hand on, `players` (in dealing order) sit at the table and `dealer`
+    deals (None: the one due, or the next after him who stays); `version`: the table's
+    version the change was made at (None: whatever it is now)."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    version: int | None = None
+
+
+def open_table(
+    *,
+    name: str,
+    game: str,
+    system: str,
+    params: Mapping[str, Any] | None,
+    players: Sequence[str],
+    first_dealer: str | None = None,
+    scoring: Scoring = "money",
+    hands_planned: int | None = None,
+    opening_pot: int = 0,
+) -> OpenTable:
+    """The table these say (a blank `name`: "Tarockrunde"), or every bad field at once."""
+    refusals = Refusals()
+    rules = refusals.check(Rules.build, game, system, params)
+    seated = refusals.check(parse_players, list(players))
+    dealer = None
+    if first_dealer:
+        dealer = refusals.check(clean_name, first_dealer, "first_dealer", MAX_PLAYER_NAME)
+    named = refusals.check(clean_name, name, "name", MAX_TABLE_NAME) if name.strip() else None
+    refusals.done()
+    return OpenTable(
+        name=named or UNNAMED_TABLE,
+        rules=rules,
+        players=tuple(seated),
+        first_dealer=dealer,
+        scoring=scoring,
+        hands_planned=hands_planned,
+        opening_pot=opening_pot,
+    )
+
+
+def change_players(
+    players: Sequence[str], *, dealer: str | None = None, version: int | None = None
+) -> ChangePlayers:
+    """Tonight's players from the next hand on (as a table takes them), and its dealer."""
+    refusals = Refusals()
+    seated = refusals.check(parse_players, list(players))
+    if dealer is not None:
+        dealer = refusals.check(clean_name, dealer, "dealer", MAX_PLAYER_NAME)
+    refusals.done()
+    return ChangePlayers(tuple(seated), dealer=dealer, version=version)
 
 
 @dataclass(frozen=True)

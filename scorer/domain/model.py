@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 from scorer.domain.message import Msg, msg
 
@@ -15,6 +16,8 @@ def pot_name_taken() -> Msg:
     """The refusal of a player called like the pot's account."""
     return msg("'%(pot)s' is the name of the pot: choose another name", pot=POT)
 
+
+T = TypeVar("T")
 
 Result = Literal["won", "lost", "draw"]
 Side = Literal["declarer", "defenders"]
@@ -33,6 +36,29 @@ class RuleError(ValueError):
     @classmethod
     def one(cls, field_name: str, message: Msg) -> RuleError:
         return cls({field_name: [message]})
+
+
+class Refusals:
+    """Every field a builder refuses, gathered to be said at once: `check` runs one check
+    and keeps its refusal; `done` raises them all (then no value `check` gave is used)."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, list[Msg]] = {}
+
+    def check(self, check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        try:
+            return check(*args, **kwargs)
+        except RuleError as exc:
+            for name, messages in exc.fields.items():
+                self.fields.setdefault(name, []).extend(messages)
+            return cast(T, None)
+
+    def refuse(self, field_name: str, message: Msg) -> None:
+        self.fields.setdefault(field_name, []).append(message)
+
+    def done(self) -> None:
+        if self.fields:
+            raise RuleError(self.fields)
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ check what needs the stored tournament (a name taken, a round drawn, the cap).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from scorer.domain.limits import (
     MAX_ADJUSTMENT_POINTS,
@@ -32,15 +32,13 @@ from scorer.domain.limits import (
     MAX_TOURNAMENT_PLAYERS,
     MAX_TOURNAMENT_ROUNDS,
 )
-from scorer.domain.message import Msg, msg
-from scorer.domain.model import POT, RuleError, pot_name_taken
+from scorer.domain.message import msg
+from scorer.domain.model import POT, Refusals, RuleError, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
 from scorer.domain.prizes import plan_from_json
 from scorer.domain.scoring import Rules
 from scorer.domain.tournament import DEFAULT_TIE_BREAKS, check_tie_breaks, tournament_rules
 from scorer.domain.validation import is_whole, whole_number_in
-
-T = TypeVar("T")
 
 DEFAULT_ROUNDS = 4
 """A tournament plays this many rounds unless its organiser says otherwise."""
@@ -97,24 +95,20 @@ def new_tournament(
 ) -> NewTournament:
     """The tournament these say, or a RuleError with every field refused at once.
     `players`: see `parse_player_list` (`registered`: an archive's, any number)."""
-    errors: dict[str, list[Msg]] = {}
+    refusals = Refusals()
     rules = tournament_rules(game, system, params)
-    names = _field(errors, parse_player_list, players, registered=registered)
-    cleaned = _field(errors, clean_name, name, "name", MAX_TOURNAMENT_NAME)
-    _field(errors, whole_number_in, rounds, "rounds", low=1, high=MAX_TOURNAMENT_ROUNDS)
-    _field(
-        errors,
-        whole_number_in,
-        deals_per_player,
-        "deals_per_player",
-        low=1,
-        high=MAX_DEALS_PER_PLAYER,
+    names = refusals.check(parse_player_list, players, registered=registered)
+    cleaned = refusals.check(clean_name, name, "name", MAX_TOURNAMENT_NAME)
+    refusals.check(whole_number_in, rounds, "rounds", low=1, high=MAX_TOURNAMENT_ROUNDS)
+    refusals.check(
+        whole_number_in, deals_per_player, "deals_per_player", low=1, high=MAX_DEALS_PER_PLAYER
     )
-    breaks = _field(errors, _tie_breaks, tie_breaks)
+    breaks = refusals.check(_tie_breaks, tie_breaks)
     if not set(rules.game.players) & {3, 4}:
-        errors["game"] = [msg("tournaments seat tables of 3 and 4: not for a two-player game")]
-    if errors:
-        raise RuleError(errors)
+        refusals.refuse(
+            "game", msg("tournaments seat tables of 3 and 4: not for a two-player game")
+        )
+    refusals.done()
     door = door or Door()
     if door.check_in is None:
         door = replace(door, check_in=not names)
@@ -204,13 +198,12 @@ class Adjust:
 def register(name: str, club: str | None = None) -> Register:
     """`name` and `club` as stored (a blank club is none), or every field refused at once;
     nobody may be called like the Haferl."""
-    errors: dict[str, list[Msg]] = {}
-    cleaned = _field(errors, clean_name, name, "name", MAX_PLAYER_NAME)
+    refusals = Refusals()
+    cleaned = refusals.check(clean_name, name, "name", MAX_PLAYER_NAME)
     kept = None if club is None or not club.strip() else club
     if kept is not None:
-        kept = _field(errors, clean_name, kept, "club", MAX_CLUB_NAME)
-    if errors:
-        raise RuleError(errors)
+        kept = refusals.check(clean_name, kept, "club", MAX_CLUB_NAME)
+    refusals.done()
     if same_name(cleaned, POT):
         raise RuleError.one("name", pot_name_taken())
     return Register(cleaned, kept)
@@ -223,37 +216,26 @@ def set_registration(*, is_open: bool, cap: int | None) -> SetRegistration:
 
 
 def give_to_charity(giver: str, cents: int) -> GiveToCharity:
-    errors: dict[str, list[Msg]] = {}
-    cleaned = _field(errors, clean_name, giver, "giver", MAX_PLAYER_NAME)
-    amount = _field(errors, whole_number_in, cents, "cents", low=1, high=MAX_CHARITY_CENTS)
-    if errors:
-        raise RuleError(errors)
+    refusals = Refusals()
+    cleaned = refusals.check(clean_name, giver, "giver", MAX_PLAYER_NAME)
+    amount = refusals.check(whole_number_in, cents, "cents", low=1, high=MAX_CHARITY_CENTS)
+    refusals.done()
     return GiveToCharity(cleaned, amount)
 
 
 def adjust(player: str, points: int, *, reason: str, players: Collection[str]) -> Adjust:
     """`points` for `player`, one of the tournament's `players`, with its `reason`."""
-    errors: dict[str, list[Msg]] = {}
+    refusals = Refusals()
     if player not in players:
-        errors["player"] = [msg("must be a player of this tournament")]
+        refusals.refuse("player", msg("must be a player of this tournament"))
     if not is_whole(points) or not 0 < abs(points) <= MAX_ADJUSTMENT_POINTS:
-        errors["points"] = [
+        refusals.refuse(
+            "points",
             msg(
                 "must be a whole number of points other than 0, at most %(limit)s either way",
                 limit=MAX_ADJUSTMENT_POINTS,
-            )
-        ]
-    cleaned = _field(errors, clean_name, reason, "reason", MAX_ADJUSTMENT_REASON)
-    if errors:
-        raise RuleError(errors)
+            ),
+        )
+    cleaned = refusals.check(clean_name, reason, "reason", MAX_ADJUSTMENT_REASON)
+    refusals.done()
     return Adjust(player, points, cleaned)
-
-
-def _field(errors: dict[str, list[Msg]], check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """`check(...)`'s value; its refusal added to `errors` (then the value is never read:
-    the builder raises them all)."""
-    try:
-        return check(*args, **kwargs)
-    except RuleError as exc:
-        errors.update(exc.fields)
-        return cast(T, None)

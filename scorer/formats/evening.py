@@ -19,9 +19,10 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeGuard, cast
+from typing import Any, TypeGuard, cast, get_args
 
 from scorer.domain import Hand, RuleError
+from scorer.domain.commands import Scoring
 from scorer.domain.facts import STORED_FIELDS, parse_hand
 from scorer.domain.ledger import Ledger, Lineup, Settlement
 from scorer.domain.limits import (
@@ -64,7 +65,7 @@ DOCUMENT_FIELDS = {
     "balances",
     "transfers",
 }
-SCORINGS = ("money", "points")
+SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
 HAND_ENTRY_FIELDS = {"number", "dealer", "hand", "voided"}
 LINEUP_FIELDS = {"at", "players", "dealer"}
 
@@ -170,7 +171,7 @@ class ImportPlan:
     lineups: tuple[Lineup, ...]
     """Players who came and went after the start."""
     closed: bool
-    scoring: str
+    scoring: Scoring
     hands_planned: int | None
     hands: tuple[ImportedHand, ...]
 

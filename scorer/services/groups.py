@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from scorer.domain import RuleError
+from scorer.domain import RuleError, commands
 from scorer.domain.group_commands import (
     AddMembers,
     ChangeMember,
@@ -236,13 +236,15 @@ def new_evening(group: Group, command: StartEvening) -> TableSession:
         merged["pot_at_end"] = "keep"  # the remainder goes back to the group
     opening = group.pot_cents if group.carry_pot else 0
     session = tables.create_session(
-        command.name or group.name,
-        group.game,
-        group.system,
-        params=merged,
-        players=list(names),
-        first_dealer=command.first_dealer,
-        opening_pot=opening,
+        commands.open_table(
+            name=command.name or group.name,
+            game=group.game,
+            system=group.system,
+            params=merged,
+            players=list(names),
+            first_dealer=command.first_dealer,
+            opening_pot=opening,
+        )
     )
     session.group_id = group.id
     session.season = group.season

@@ -13,21 +13,17 @@ cached after the hand before it (`refold`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm.attributes import set_committed_value
 
-from scorer.domain import Hand, RuleError
-from scorer.domain.commands import EditHand, RecordHand, VoidHand
-from scorer.domain.facts import parse_players
+from scorer.domain import Hand, RuleError, commands
+from scorer.domain.commands import ChangePlayers, EditHand, OpenTable, RecordHand, VoidHand
 from scorer.domain.ledger import Ledger, LedgerState, Lineup
-from scorer.domain.limits import MAX_EVENING_HANDS, MAX_PLAYER_NAME, MAX_TABLE_NAME
+from scorer.domain.limits import MAX_EVENING_HANDS
 from scorer.domain.message import msg
-from scorer.domain.names import clean_name
-from scorer.domain.scoring import Rules
 from scorer.services import director, policies
 from scorer.services.hand_numbers import check_not_entered_since, check_number
 from scorer.services.table_ledger import (
@@ -60,47 +56,32 @@ if TYPE_CHECKING:
 
 
 @unit_of_work
-def create_session(
-    name: str,
-    game: str,
-    system: str,
-    *,
-    params: Mapping[str, Any] | None,
-    players: list[str],
-    first_dealer: str | None,
-    scoring: str = "money",
-    hands_planned: int | None = None,
-    opening_pot: int = 0,
-) -> TableSession:
+def create_session(command: OpenTable) -> TableSession:
     """A new evening; systems with a pot take the first stake from every player (not at a
     tournament table, which scores in points)."""
-    rules = Rules.build(game, system, params)
+    rules, players = command.rules, command.players
     stored = rules.stored_params()
-    players = parse_players(players)
-    if first_dealer:
-        first_dealer = clean_name(first_dealer, "first_dealer", MAX_PLAYER_NAME)
     ledger = Ledger(
         rules,
-        tuple(players),
-        first_dealer or (players[0] if players else ""),
-        points_only=scoring == "points",
-        opening_pot=opening_pot,
+        players,
+        command.first_dealer or (players[0] if players else ""),
+        points_only=command.scoring == "points",
+        opening_pot=command.opening_pot,
     )
-    name = clean_name(name, "name", MAX_TABLE_NAME) if (name or "").strip() else "Tarockrunde"
     session = TableSession(
         key=new_key(),
         short_code=unused_code(),
-        name=name,
-        game=game,
-        system=system,
+        name=command.name,
+        game=rules.game.id,
+        system=rules.system.id,
         params=stored,
         players=list(players),
         first_dealer=ledger.first_dealer,
         state=ledger.start().to_json(),
         hand_count=0,
-        scoring=scoring,
-        hands_planned=hands_planned,
-        opening_pot=opening_pot,
+        scoring=command.scoring,
+        hands_planned=command.hands_planned,
+        opening_pot=command.opening_pot,
     )
     db.session.add(session)
     db.session.flush()
@@ -258,14 +239,16 @@ def import_session(plan: ImportPlan) -> TableSession:
     dealer, a voided hand voided right after it is recorded (so numbers and history match
     and later hands are scored as they were), closed at the end if it was closed."""
     session = create_session(
-        plan.name,
-        plan.game,
-        plan.system,
-        params=plan.params,
-        players=list(plan.players),
-        first_dealer=plan.first_dealer,
-        scoring=plan.scoring,
-        hands_planned=plan.hands_planned,
+        commands.open_table(
+            name=plan.name,
+            game=plan.game,
+            system=plan.system,
+            params=plan.params,
+            players=list(plan.players),
+            first_dealer=plan.first_dealer,
+            scoring=plan.scoring,
+            hands_planned=plan.hands_planned,
+        )
     )
     replay_hands(session, plan)
     if plan.closed:
@@ -286,7 +269,7 @@ def replay_hands(session: TableSession, plan: ImportPlan, upto: int | None = Non
             return
         while changes and changes[0].at <= imported.number:
             change = changes.pop(0)
-            change_players(session, change.players, change.dealer)
+            change_players(session, commands.change_players(change.players, dealer=change.dealer))
         record, _ = record_hand(session, RecordHand(imported.hand, dealer=imported.dealer))
         if imported.voided:
             # The last hand: the refold starts after the hand before it and has nothing
@@ -294,7 +277,7 @@ def replay_hands(session: TableSession, plan: ImportPlan, upto: int | None = Non
             void_hand(session, VoidHand(record.number, record.version))
     if upto is None:
         for change in changes:  # after the last hand
-            change_players(session, change.players, change.dealer)
+            change_players(session, commands.change_players(change.players, dealer=change.dealer))
 
 
 @unit_of_work
@@ -331,24 +314,16 @@ def in_tournament(session: TableSession) -> bool:
 
 
 @unit_of_work
-def change_players(
-    session: TableSession,
-    players: Sequence[str],
-    dealer: str | None = None,
-    expected_version: Any = None,
-) -> None:
-    """Players who come and go: from the next hand on, `players` (in dealing order) sit at
-    the table, and `dealer` deals (by default the one due, or the next after him who stays).
-    Two changes before a hand is played are one change. With `expected_version`, the table
-    must not have changed since it was read (the caller holds its lock)."""
+def change_players(session: TableSession, command: ChangePlayers) -> None:
+    """Players who come and go (`ChangePlayers`). Two changes before a hand is played are
+    one change. With the command's `version`, the table must not have changed since it
+    was read (the caller holds its lock)."""
     _require_open(session)
-    if expected_version is not None and expected_version != session.version:
+    if command.version is not None and command.version != session.version:
         raise Conflict(msg("the table was changed on another device since: reload and try again"))
     if session.points_only:
         raise Conflict(msg("at a tournament table the draw decides who plays"))
-    players = tuple(parse_players(list(players)))
-    if dealer is not None:
-        dealer = clean_name(dealer, "dealer", MAX_PLAYER_NAME)
+    players, dealer = command.players, command.dealer
     ledger = ledger_for(session)
     state = LedgerState.from_json(session.state)
     seated = ledger.seated(state)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from scorer.domain import RuleError, tournament_commands
+from scorer.domain import RuleError, commands, tournament_commands
 from scorer.domain.message import msg
 from scorer.domain.tournament_commands import Door
 from scorer.formats.archive import TOURNAMENT_FORMAT, VERSION, stamp
@@ -254,14 +254,16 @@ def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
             )
         seated |= players
         session = tables.create_session(
-            table.plan.name,
-            tournament.game,
-            tournament.system,
-            params=tournament.params,
-            players=list(table.plan.players),
-            first_dealer=table.plan.first_dealer,
-            scoring="points",
-            hands_planned=tournaments.hands_for(tournament, len(table.plan.players)),
+            commands.open_table(
+                name=table.plan.name,
+                game=tournament.game,
+                system=tournament.system,
+                params=tournament.params,
+                players=list(table.plan.players),
+                first_dealer=table.plan.first_dealer,
+                scoring="points",
+                hands_planned=tournaments.hands_for(tournament, len(table.plan.players)),
+            )
         )
         if table.created_at is not None:
             session.created_at = table.created_at

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from sqlalchemy import func, select
 
-from scorer.domain import RuleError
+from scorer.domain import RuleError, commands
 from scorer.domain.ledger import Ledger
 from scorer.domain.limits import (
     MAX_TOURNAMENT_NAME,
@@ -215,15 +215,17 @@ def draw_round(
     tournament.round_list.append(round_)
     for index, players in enumerate(seatings, start=1):
         session = tables.create_session(
-            # Names from before MAX_TOURNAMENT_NAME may be longer: cut to fit.
-            f"{tournament.name[:MAX_TOURNAMENT_NAME]} · Runde {number} · Tisch {index}",
-            tournament.game,
-            tournament.system,
-            params=tournament.params,
-            players=players,
-            first_dealer=players[0],
-            scoring="points",
-            hands_planned=hands_for(tournament, len(players)),
+            commands.open_table(
+                # Names from before MAX_TOURNAMENT_NAME may be longer: cut to fit.
+                name=f"{tournament.name[:MAX_TOURNAMENT_NAME]} · Runde {number} · Tisch {index}",
+                game=tournament.game,
+                system=tournament.system,
+                params=tournament.params,
+                players=players,
+                first_dealer=players[0],
+                scoring="points",
+                hands_planned=hands_for(tournament, len(players)),
+            )
         )
         round_.tables.append(TournamentTable(number=index, session_id=session.id, session=session))
     director.log(

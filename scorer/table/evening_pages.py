@@ -15,7 +15,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from scorer.domain import GAMES, SYSTEMS, RuleError
+from scorer.domain import GAMES, SYSTEMS, RuleError, commands
 from scorer.domain.ledger import LedgerState
 from scorer.domain.validation import whole_number
 from scorer.i18n.catalogue import say_error
@@ -64,9 +64,10 @@ def players():
         chosen = whole_number(form.next_dealer.data)
         dealer = slots[chosen] if isinstance(chosen, int) and 0 <= chosen < len(slots) else ""
         try:
-            tables.change_players(
-                table, names, dealer or None, expected_version=whole_number(form.version.data)
+            command = commands.change_players(
+                names, dealer=dealer or None, version=whole_number(form.version.data)
             )
+            tables.change_players(table, command)
         except RuleError as exc:
             attach_errors(form, exc, prefix_map={"players": "player_0", "dealer": "next_dealer"})
         else:

@@ -21,7 +21,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from scorer.domain import GAMES, SYSTEMS, Hand, RuleError
+from scorer.domain import GAMES, SYSTEMS, Hand, RuleError, commands
 from scorer.domain.commands import RecordHand
 from scorer.domain.facts import parse_hand
 from scorer.domain.limits import FORM_PLAYERS
@@ -179,12 +179,14 @@ def new_table():
         try:
             params = params_from_form(form, game, system)
             table = tables.create_session(
-                form.name.data or "",
-                game.id,
-                system.id,
-                params=params,
-                players=players,
-                first_dealer=first_dealer,
+                commands.open_table(
+                    name=form.name.data or "",
+                    game=game.id,
+                    system=system.id,
+                    params=params,
+                    players=players,
+                    first_dealer=first_dealer,
+                )
             )
         except RuleError as exc:
             attach_errors(

@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 from sqlalchemy import select
 
+from scorer.domain import commands
 from scorer.services.tables import create_session
 from scorer.store import table_queue
 from scorer.store.database import db
@@ -25,7 +26,14 @@ def new_table(app) -> str:
     """A table of three at Tarok stored by the service (no request); its key."""
     with app.app_context():
         session = create_session(
-            "", "tarok", "points-kasse", params=None, players=PLAYERS, first_dealer=None
+            commands.open_table(
+                name="",
+                game="tarok",
+                system="points-kasse",
+                params=None,
+                players=PLAYERS,
+                first_dealer=None,
+            )
         )
         db.session.commit()
         return session.key
