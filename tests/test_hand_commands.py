@@ -185,3 +185,28 @@ def test_the_one_parser_refuses_every_bad_field_at_once():
         )
     said = {f: [str(m) for m in ms] for f, ms in stranger.value.fields.items()}
     assert said == {"dealer": ["must be one of the players"]}
+
+
+def test_a_hand_scored_without_storing_it_is_refused_by_the_same_parser(client):
+    """`POST /score` checks its hand with `facts.parse_hand` as a recorded hand is, and says
+    a bad table and a bad hand at once."""
+    _page, api = two_tables(client, "haferltarock", "parlett-units")
+    bad = {"declarer": "Anton", "contract": "frage", "defender_points": 130, "colour": "red"}
+    recorded = client.post(f"/api/v1/sessions/{key_of(api)}/hands", json=bad, headers=JSON)
+    scored = client.post(
+        "/api/v1/score",
+        json={
+            "game": "haferltarock",
+            "system": "parlett-units",
+            "players": ["Anton", "Berta", "berta"],
+            "hand": bad,
+        },
+        headers=JSON,
+    )
+    assert recorded.status_code == scored.status_code == 422
+    hand_fields = recorded.get_json()["error"]["fields"]
+    assert scored.get_json()["error"]["fields"] == {
+        **hand_fields,
+        "players": scored.get_json()["error"]["fields"]["players"],
+    }
+    assert set(hand_fields) == {"defender_points", "colour"}

@@ -193,13 +193,19 @@ class NewSession(ChosenRules):
     first_dealer: Annotated[str | None, Refusal(msg("must be one of the players"))] = None
 
 
-class ScoreRequest(ChosenRules):
-    """One hand to score without storing it."""
+class ScoreTable(ChosenRules):
+    """The table a hand is scored at without storing it (`ScoreRequest` without its hand,
+    which `facts.parse_hand` validates, as every hand)."""
 
     players: Seated
     pot_cents: Annotated[
         int | None, Field(ge=0), Refusal(msg("must be a whole number of cents ≥ 0, or null"))
     ] = None
+
+
+class ScoreRequest(ScoreTable):
+    """One hand to score without storing it (documents the body: see `ScoreTable`)."""
+
     hand: Annotated[Hand, Refusal(msg("must be an object"))]
 
 

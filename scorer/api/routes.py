@@ -12,7 +12,7 @@ from scorer.api.contract import WRITES, described, validated
 from scorer.api.schema import json_body, score_to_json
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.facts import parse_hand, parse_players
-from scorer.domain.model import POT
+from scorer.domain.model import POT, Refusals
 from scorer.domain.scoring import Rules
 from scorer.extensions import csrf
 from scorer.i18n.catalogue import say
@@ -85,8 +85,11 @@ def score():
     """Score one hand and store nothing."""
     data = json_body()
     rules = Rules.build(data.get("game"), data.get("system"), data.get("params"))
-    body = validated(bodies.ScoreRequest, data, {"game": rules.game})
-    players = parse_players(body.players)
-    hand = parse_hand(data["hand"], rules.game)
+    refusals = Refusals()
+    table = {name: value for name, value in data.items() if name != "hand"}
+    body = refusals.check(validated, bodies.ScoreTable, table, {"game": rules.game})
+    hand = refusals.check(parse_hand, data.get("hand"), rules.game)
+    players = refusals.check(parse_players, body.players) if body is not None else []
+    refusals.done()
     result = rules.score(players, hand, pot_cents=body.pot_cents)
     return jsonify(score_to_json(result, [*players, POT]))
