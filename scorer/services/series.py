@@ -58,7 +58,7 @@ def create_series(organiser: Organiser, command: NewSeries) -> Series:
     return series
 
 
-def own_series(organiser: Organiser, series_id: object) -> Series:
+def own_series(organiser: Organiser, series_id: int) -> Series:
     """The organiser's series `series_id` (a tournament's "series" as sent), locked until
     the write commits: two finals made at once see each other (`check_final`)."""
     series_id = whole_number_in(series_id, "series", low=1, high=2**31 - 1)
