@@ -278,3 +278,18 @@ def test_the_desk_offers_the_names_of_earlier_tournaments_as_letters_are_typed(a
     page = client.get(f"/turniere/{t['id']}/einlass").get_data(as_text=True)
     offered = re.findall(r'<option value="([^"]+)">', page.split('id="known-players"')[1])
     assert offered == ["Bert Maier", "Josef Huber"]  # Anna is registered already
+
+
+def test_a_late_entry_at_the_desk_without_a_name_is_said_so_and_nobody_is_registered(
+    app, client, auth
+):
+    """The desk's form sent without a name (a browser that ignores `required`): the bar
+    says the name is missing, in the reader's words; no 500, nobody new."""
+    t = created(client, auth, [], entry_fee_cents=1000)
+    app.config["WTF_CSRF_ENABLED"] = False
+    log_in(client)
+    sent = client.post(f"/turniere/{t['id']}/einlass/neu", data={"name": "", "club": ""})
+    assert sent.status_code == 302
+    page = client.get(sent.headers["Location"]).get_data(as_text=True)
+    assert "Name fehlt" in page, page[:3000]
+    assert tournament_json(client, auth, t["id"])["players"] == []

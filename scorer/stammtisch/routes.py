@@ -24,6 +24,7 @@ from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_fo
 from scorer.store.errors import Conflict, NotFound
 from scorer.web.forms import (
     attach_errors,
+    errors_text,
     game_chooser,
     params_from_form,
     requested_rules,
@@ -303,7 +304,7 @@ def rename(name: str):
     """A member's new name, everywhere in the group's history (`groups.change_member`)."""
     form = RenameForm()
     if not form.validate_on_submit():
-        flash(" ".join(str(e) for errors in form.errors.values() for e in errors), "error")
+        flash(errors_text(form), "error")
         return redirect(url_for("stammtisch.player", name=name))
     try:
         new = groups.change_member(g.group, group_commands.change_member(name, name=form.name.data))

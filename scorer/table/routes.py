@@ -40,6 +40,7 @@ from scorer.table.page_token import renew_in_s
 from scorer.table.view import game_and_system, remembered, seat_changes, seats, upcoming_seats
 from scorer.web.forms import (
     attach_errors,
+    errors_text,
     game_chooser,
     params_from_form,
     requested_rules,
@@ -390,10 +391,9 @@ def record():
             flash(recorded, "recorded")
             return redirect(url_for("table.table"))
     if wants_json():
-        errors = [e for field in form for e in field.errors] + list(form.form_errors)
         return jsonify(
             {
-                "error": {"code": "validation", "message": " ".join(map(str, errors))},
+                "error": {"code": "validation", "message": errors_text(form)},
                 "form": render_table_form(form),
             }
         ), 422

@@ -21,6 +21,7 @@ from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentLog
 from scorer.tournaments.blueprint import bp
 from scorer.tournaments.routes import adjustment_form, own, pdf_response, round_of
+from scorer.web.forms import errors_text
 
 
 def back(tournament: Tournament):
@@ -33,7 +34,7 @@ def adjust(tournament_id: int):
     tournament = own(tournament_id)
     form = adjustment_form(tournament, request.form)
     if not form.validate():
-        flash(" ".join(str(e) for errors in form.errors.values() for e in errors), "error")
+        flash(errors_text(form), "error")
         return back(tournament)
     try:
         command = tournament_commands.adjust(

@@ -24,7 +24,7 @@ from scorer.store.models import Tournament, TournamentPlayer
 from scorer.tournaments.blueprint import bp
 from scorer.tournaments.forms import PhoneCheckInForm, PlayerForm, RegisterForm
 from scorer.tournaments.routes import own, pdf_response
-from scorer.web.forms import attach_errors
+from scorer.web.forms import attach_errors, errors_text
 from scorer.web.qr import qr_response
 
 DESK_ACTIONS = registration.FEES
@@ -100,7 +100,7 @@ def door_register(tournament_id: int):
         else:
             flash(_("%(name)s is registered and checked in.", name=player.name), "info")
     else:
-        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        flash(errors_text(form), "error")
     return back_to_door(tournament.id)
 
 

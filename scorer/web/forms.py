@@ -229,3 +229,10 @@ def attach_errors(form, exc: RuleError, prefix_map: dict[str, str] | None = None
                 target.errors = [*target.errors, text]
             else:
                 form.form_errors.append(text)
+
+
+def errors_text(form) -> str:
+    """Every message of `form`'s fields and of the form itself, as one line for the bar
+    (a message may be a lazy text: it is said now)."""
+    errors = [e for field in form for e in field.errors] + list(form.form_errors)
+    return " ".join(map(str, errors))
