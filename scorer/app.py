@@ -13,13 +13,13 @@ from typing import Any, cast
 
 from flask import Flask, abort, request
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import gettext
 from werkzeug.routing import BaseConverter
 
 from scorer import cli, security
 from scorer.domain.limits import MAX_ARCHIVE_BYTES, MAX_UPLOAD_BYTES
 from scorer.extensions import compress, csrf, limiter, login_manager, migrate
 from scorer.i18n import reader as i18n_reader
+from scorer.i18n.words import gettext
 from scorer.reports.desk import PDF_CACHE_BYTES, Desk
 from scorer.reports.paper import TIMEZONE, Clock
 from scorer.store import connections

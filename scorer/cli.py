@@ -14,11 +14,10 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
-from flask_babel import gettext as _
 
 from scorer.i18n.catalogue import say, say_error
-from scorer.i18n.reader import saying
-from scorer.i18n.words import machine_language
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import machine_language, speaking
 from scorer.services import accounts
 from scorer.store import backups
 
@@ -26,14 +25,14 @@ MIN_PASSWORD = 8
 
 
 def in_the_machines_language(command: Callable[..., None]) -> Callable[..., None]:
-    """Run `command` speaking the machine's language (pages' and papers' words alike)."""
+    """Run `command` speaking the machine's language."""
 
     @functools.wraps(command)
-    def speaking(*args: Any, **kwargs: Any) -> None:
-        with saying(machine_language()):
+    def in_its_language(*args: Any, **kwargs: Any) -> None:
+        with speaking(machine_language()):
             command(*args, **kwargs)
 
-    return speaking
+    return in_its_language
 
 
 def register(app: Flask) -> None:

@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
-from flask_babel import force_locale
 
 from scorer.domain import GAMES, Bonus, Hand, RuleError
 from scorer.domain.scoring import Rules, score_hand
 from scorer.i18n.catalogue import say, say_all, say_line
 from scorer.i18n.formats import euros
+from scorer.i18n.words import speaking
 from tests.conftest import load_vectors
 from tests.support.languages import a_reader
+from tests.support.tournaments import created, log_in, organiser
 from tests.support.vectors import hand_from_json, score_vector
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +77,7 @@ def explanations(game, system_id, params):
 
 
 def said(app, language, lines):
-    with a_reader(app), force_locale(language):
+    with a_reader(app), speaking(language):
         return {say_line(line) for line in lines}
 
 
@@ -150,9 +151,9 @@ def rule_errors():
 def test_rule_errors_in_both_languages(app):
     for fields in rule_errors():
         with a_reader(app):
-            with force_locale("de"):
+            with speaking("de"):
                 german = say_all(fields)
-            with force_locale("en"):
+            with speaking("en"):
                 english = say_all(fields)
         assert german and english and german != english
         assert not ENGLISH.search(german), german
@@ -161,7 +162,7 @@ def test_rule_errors_in_both_languages(app):
 
 def test_money_and_numbers_follow_the_locale(app):
     with a_reader(app):
-        with force_locale("de"):
+        with speaking("de"):
             assert euros(120) == "1,20 €"
             assert euros(-123456) == "−1.234,56 €"
             assert euros(5, signed=True) == "+0,05 €"
@@ -173,7 +174,7 @@ def test_money_and_numbers_follow_the_locale(app):
                 )
                 == "0,5"
             )
-        with force_locale("en"):
+        with speaking("en"):
             assert euros(120) == "€1.20"
             assert euros(-123456) == "−€1,234.56"
             assert euros(0, signed=True) == "€0.00"
@@ -339,3 +340,26 @@ def test_choices_are_named_in_the_readers_words_never_by_id(client):
     suits = one_of(SUIT_NAMES.values())
     assert Msg.from_json(suits.to_json()) == suits
     assert str(suits) == "must be one of: Acorns, Leaves, Hearts, Bells"
+
+
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("de", "Feld kann nicht länger als 40 Zeichen sein."),
+        ("en", "Field cannot be longer than 40 characters."),
+    ],
+)
+def test_wtforms_own_messages_speak_the_readers_language(app, client, language, said):
+    """A message WTForms writes itself (a name too long for the desk's form) is said in
+    the reader's language by the one façade, as the page's own words are."""
+    auth = organiser(app)
+    t = created(client, auth, [], entry_fee_cents=0)
+    app.config["WTF_CSRF_ENABLED"] = False
+    log_in(client)
+    headers = {"Accept-Language": language}
+    sent = client.post(
+        f"/turniere/{t['id']}/einlass/neu", data={"name": "N" * 41, "club": ""}, headers=headers
+    )
+    assert sent.status_code == 302
+    page = client.get(sent.headers["Location"], headers=headers).get_data(as_text=True)
+    assert said in page, page[:3000]

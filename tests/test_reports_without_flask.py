@@ -67,7 +67,7 @@ def test_the_chart_writes_money_in_the_language_spoken():
 
 def test_a_spreadsheet_from_the_api_is_german_unless_asked_otherwise(client):
     """Under /api/ the reader's words default to English, a file's to German: the pages'
-    words (Flask-Babel) and the papers' say the file's language alike (`reader.saying`)."""
+    words and the papers' say the file's language alike (`words.speaking`)."""
     table = {"game": "haferltarock", "system": "parlett-units", "players": ["A", "B", "C"]}
     key = client.post("/api/v1/sessions", json=table).get_json()["key"]
     hand = {"declarer": "A", "contract": "frage", "points": 70}

@@ -13,7 +13,6 @@ import re
 from typing import Any
 
 import pytest
-from flask_babel import force_locale
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +23,7 @@ from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
 from scorer.domain.strohmandeln import DRAW_FACTORS, TABLES
 from scorer.i18n.catalogue import say
+from scorer.i18n.words import speaking
 from tests.conftest import DefaultFields, dispose, make_app
 
 PLAYERS = ("A", "B")
@@ -200,7 +200,7 @@ def test_the_explanation_says_when_the_factor_is_capped():
 def test_the_capped_line_is_in_german(app):
     capped = Msg(f"after a draw this hand counts ×%(factor)s, {CAPPED}", {"factor": 8})
     plain = Msg("after a draw this hand counts ×%(factor)s", {"factor": 4})
-    with app.test_request_context(), force_locale("de"):
+    with app.test_request_context(), speaking("de"):
         assert say(capped) == (
             "nach einem Unentschieden zählt dieses Spiel ×8, die Obergrenze: weitere "
             "Unentschieden verdoppeln nicht mehr"
@@ -224,7 +224,7 @@ def test_the_refusal_reads_in_german(app):
     with pytest.raises(RuleError) as caught:
         Rules.build("strohmandeln", "beck", {"max_draw_factor": 3})
     (message,) = caught.value.fields["params.max_draw_factor"]
-    with app.test_request_context(), force_locale("de"):
+    with app.test_request_context(), speaking("de"):
         assert say(message) == "bitte eines wählen: 1, 2, 4, 8, 16, 32, 64"
 
 

@@ -1,22 +1,22 @@
 """Forms for organiser accounts."""
 
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import EqualTo, InputRequired, Length, Regexp
 
 from scorer.domain.limits import MAX_EMAIL, MAX_ORGANISER_NAME, MAX_PASSWORD, MAX_SETUP_CODE
+from scorer.i18n.words import lazy_gettext as _l
+from scorer.web.forms import Form
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message=_l("Not a valid e-mail address"))
 
 
-class LoginForm(FlaskForm):
+class LoginForm(Form):
     email = EmailField(_l("E-mail"), [InputRequired(), Length(max=MAX_EMAIL)])
     password = PasswordField(_l("Password"), [InputRequired(), Length(max=MAX_PASSWORD)])
     submit = SubmitField(_l("Log in"))
 
 
-class SignupForm(FlaskForm):
+class SignupForm(Form):
     setup_code = StringField(
         _l("Setup code"),
         [

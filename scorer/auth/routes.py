@@ -13,9 +13,6 @@ import unicodedata
 from pathlib import Path
 
 from flask import current_app, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_login import current_user, login_user, logout_user
 
 from scorer.auth import credentials
@@ -24,6 +21,9 @@ from scorer.auth.forms import LoginForm, SignupForm
 from scorer.domain import RuleError
 from scorer.extensions import limiter, login_manager, rate_limits_off
 from scorer.i18n.catalogue import say
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
+from scorer.i18n.words import ngettext
 from scorer.services import accounts
 from scorer.store.database import db
 from scorer.store.models import Organiser

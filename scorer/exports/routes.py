@@ -24,10 +24,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -56,16 +53,20 @@ from scorer.formats.evening import (
     parse_import,
 )
 from scorer.i18n.catalogue import say, say_error
-from scorer.i18n.reader import file_language, saying
+from scorer.i18n.reader import file_language
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
+from scorer.i18n.words import speaking
 from scorer.reports.pdf import score_sheet
 from scorer.reports.spreadsheet import csv_rows
 from scorer.services import archives, table_ledger, tables, tournament_archives
 from scorer.services.tournaments import TournamentError
 from scorer.store.errors import Conflict
 from scorer.store.models import Group, TableSession, Tournament
+from scorer.web.forms import Form
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     # Here rather than in a forms.py: the one form of this blueprint.
     file = FileField(_l("Choose a file"), validators=[FileRequired(_l("Please choose a file."))])
 
@@ -145,7 +146,7 @@ def csv_response(rows, disposition: str, lang: str = "de") -> Response:
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=SEPARATORS.get(lang, ";"), lineterminator="\r\n")
     rows = iter(rows)
-    with saying(lang):
+    with speaking(lang):
         writer.writerow([str(COLUMN_TITLES.get(column, column)) for column in next(rows)])
         writer.writerows(rows)
     return Response(

@@ -56,6 +56,11 @@ def plain_amount(cents: int, locale: str) -> str:
     return babel_format_decimal(Decimal(cents) / 100, format="#,##0.00", locale=locale)
 
 
+def one_decimal(value: float | Decimal) -> str:
+    """A number with one decimal, the reader's way: 61,5 / 61.5."""
+    return babel_format_decimal(value, format="0.0", locale=words.current().locale)
+
+
 def sheet_points(value: int, signed: bool = True, zero: bool = False) -> str:
     if value == 0 and not zero:
         return "–"

@@ -4,11 +4,11 @@ the error's own message where it has one, else a sentence of ours for its status
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorer.i18n.catalogue import say
+from scorer.i18n.words import lazy_gettext as _l
 
 ERROR_TITLES = {
     400: _l("Bad request"),

@@ -1,32 +1,28 @@
-"""German and English: Flask-Babel, the reader's locale, and money and numbers per locale.
+"""The reader's language on the web: which one a request reads, and the pages' words in it.
 
-The locale is `?lang=` (remembered per device in a cookie), else the browser's
+The language is `?lang=` (remembered per device in a cookie), else the browser's
 `Accept-Language`, else German on the pages and English in the JSON API (as API.md's
-examples are). The catalogues live in `scorer/translations`; `make` compiles them.
+examples are). It is chosen once as a request begins, before anything else of the request
+runs, and entered as the reader's (`words.reading`). Everything said for the request says
+it through the one façade, `scorer.i18n.words`: the templates' `_` and `ngettext`
+(Jinja's i18n extension, given `words`' catalogues), their dates, the forms' words
+(WTForms' own too: `scorer.web.forms.Form`), the engine's messages, the papers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from datetime import UTC, date, datetime
 from typing import TypeVar
 
+from babel.dates import format_date, format_datetime, get_timezone
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, force_locale, get_locale
 
-from scorer.i18n.words import (
-    LANGUAGES,
-    LOCALES,
-    TRANSLATIONS,
-    done_reading,
-    reading,
-    speaking,
-)
+from scorer.i18n import words
+from scorer.i18n.words import LANGUAGES, done_reading, reading, speaking
 
 T = TypeVar("T")
 COOKIE = "lang"
-
-babel = Babel()
 
 
 def chosen_language(default: str | None = None) -> str:
@@ -43,13 +39,10 @@ def chosen_language(default: str | None = None) -> str:
     return request.accept_languages.best_match(LANGUAGES, default=default) or default
 
 
-def select_locale() -> str:
-    return LOCALES[chosen_language()]
-
-
 def language() -> str:
-    """The language of this request: "de" or "en"."""
-    return str(get_locale() or "de")[:2]
+    """The language said in now: "de" or "en" (the reader's, unless `words.speaking`
+    chose another)."""
+    return words.current().language
 
 
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
@@ -61,17 +54,9 @@ def in_each_language(say_it: Callable[[], T]) -> dict[str, T]:
     whichever language the device then uses (the start page's recent tables)."""
     said = {}
     for code in LANGUAGES:
-        with force_locale(LOCALES[code]):
+        with speaking(code):
             said[code] = say_it()
     return said
-
-
-@contextmanager
-def saying(lang: str) -> Iterator[str]:
-    """Everything said inside is in `lang`: by the pages' words (Flask-Babel) and by the
-    papers' (`words.speaking`) alike. For a file of the reader's (a spreadsheet)."""
-    with force_locale(LOCALES.get(lang, "de_DE")), speaking(lang) as said:
-        yield said.language
 
 
 def file_language() -> str:
@@ -81,8 +66,11 @@ def file_language() -> str:
     return chosen_language(default="de")
 
 
-def _reader_comes() -> None:
-    g.reader = reading(language)
+def _reader_comes(_endpoint: str | None = None, _values: object = None) -> None:
+    if "reader" in g:
+        return
+    chosen = chosen_language()
+    g.reader = reading(lambda: chosen)
 
 
 def _reader_goes(_error: BaseException | None) -> None:
@@ -91,16 +79,38 @@ def _reader_goes(_error: BaseException | None) -> None:
         done_reading(token)
 
 
+def _template_gettext(text: str) -> str:
+    return words.current().translations.gettext(text)
+
+
+def _template_ngettext(singular: str, plural: str, num: int) -> str:
+    return words.current().translations.ngettext(singular, plural, num)
+
+
 def init_app(app: Flask) -> None:
-    app.before_request(_reader_comes)
+    """The reader's language for every request (entered first, so that every refusal
+    speaks it), the templates' words and dates in it, and the device's choice kept."""
+    # The app's URL value preprocessors run first of all a request's preprocessing: before
+    # the blueprints' (which load and lock a table, and may refuse its body) and before
+    # every before_request function (CSRF, the limiter, the body checks).
+    app.url_value_preprocessor(_reader_comes)
     app.teardown_request(_reader_goes)
-    babel.init_app(
-        app,
-        locale_selector=select_locale,
-        default_locale="de",
-        default_timezone=app.config.get("TIMEZONE", "Europe/Berlin"),
-        default_translation_directories=str(TRANSLATIONS),
+    zone = get_timezone(app.config.get("TIMEZONE", "Europe/Berlin"))
+
+    def dateformat(day: date, format: str = "medium") -> str:  # noqa: A002 (Babel's name)
+        return format_date(day, format, locale=words.current().locale)
+
+    def datetimeformat(moment: datetime, format: str = "medium") -> str:  # noqa: A002
+        """A stored moment (UTC, naive as the database gives it) at the event's clock."""
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return format_datetime(moment, format, tzinfo=zone, locale=words.current().locale)
+
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        _template_gettext, _template_ngettext, newstyle=True
     )
+    app.jinja_env.filters.update(dateformat=dateformat, datetimeformat=datetimeformat)
     app.jinja_env.globals.update(
         language=language,
         languages=LANGUAGES,

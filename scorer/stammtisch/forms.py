@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorer.domain.limits import MAX_GROUP_NAME, MAX_MEMBERS_TEXT, MAX_PLAYER_NAME
 from scorer.domain.registry import Game, System
-from scorer.web.forms import options, params_data, with_params
+from scorer.i18n.words import lazy_gettext as _l
+from scorer.web.forms import Form, options, params_data, with_params
 
 
-class NewGroupForm(FlaskForm):
+class NewGroupForm(Form):
     """Step two of a new group (step one chooses game and system, `ChooseGameForm`): its
     name, members, how it settles, and the rules and amounts (`group_form`)."""
 
@@ -41,13 +40,13 @@ class NewGroupForm(FlaskForm):
     )
 
 
-class GroupRulesForm(FlaskForm):
+class GroupRulesForm(Form):
     """The group's rules and amounts for its next evenings (`rules_form`)."""
 
     system = HiddenField()
 
 
-class RenameForm(FlaskForm):
+class RenameForm(Form):
     name = StringField(
         _l("New name"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
     )
@@ -71,6 +70,6 @@ def rules_form(
     return form
 
 
-class ActionForm(FlaskForm):
+class ActionForm(Form):
     """A button that writes (a new evening, the season's end, a settle-up paid): CSRF only;
     the members tapped for an evening are read as a list in the order shown."""

@@ -6,16 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
-from flask_babel import format_decimal, ngettext
-from flask_babel import gettext as _
 
 from scorer.domain import GAMES, SYSTEMS, RuleError, group_commands
 from scorer.domain.validation import whole_number
 from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, PDFS, desk
 from scorer.i18n.catalogue import say, say_error
-from scorer.i18n.formats import euros
+from scorer.i18n.formats import euros, one_decimal
 from scorer.i18n.reader import file_language, in_each_language
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import ngettext
 from scorer.live import conditional, live_etag
 from scorer.reports import season
 from scorer.services import groups, seasons
@@ -288,7 +288,7 @@ def player(name: str):
         group=group,
         name=name,
         stats=shown,
-        average=None if average is None else format_decimal(average, format="0.0"),
+        average=None if average is None else one_decimal(average),
         running=running,
         game=GAMES[group.game],
         season=season,

@@ -13,13 +13,13 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
 
 from scorer.domain import GAMES, SYSTEMS, RuleError, commands
 from scorer.domain.ledger import LedgerState
 from scorer.domain.validation import whole_number
 from scorer.i18n.catalogue import say_error
 from scorer.i18n.formats import euros
+from scorer.i18n.words import gettext as _
 from scorer.live import conditional, live_etag
 from scorer.reports.chart import balance_chart_svg, balance_series
 from scorer.services import evenings, table_ledger, tables

@@ -9,9 +9,6 @@ check only what a form can: required fields, numbers, lengths.
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import (
     HiddenField,
     RadioField,
@@ -22,16 +19,18 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from scorer.domain.limits import FORM_PLAYERS, MAX_PLAYER_NAME, MAX_TABLE_LINK, MAX_TABLE_NAME
 from scorer.domain.registry import Game, System
-from scorer.web.forms import options, with_params
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
+from scorer.web.forms import Form, options, with_params
 
 
-class OpenTableForm(FlaskForm):
+class OpenTableForm(Form):
     code = StringField(
         _l("Link or code of the table"), [InputRequired(), Length(max=MAX_TABLE_LINK)]
     )
 
 
-class NewTableForm(FlaskForm):
+class NewTableForm(Form):
     game = HiddenField()
     system = HiddenField()
     name = StringField(
@@ -45,7 +44,7 @@ class NewTableForm(FlaskForm):
     submit = SubmitField(_l("Create the table"))
 
 
-class PlayersForm(FlaskForm):
+class PlayersForm(Form):
     """Who sits at the table from the next hand on. Player fields are added per game."""
 
     next_dealer = RadioField(

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     HiddenField,
@@ -27,10 +24,12 @@ from scorer.domain.registry import Game
 from scorer.domain.scoring import CALLS, SUITS
 from scorer.domain.validation import whole_number
 from scorer.i18n.catalogue import say
-from scorer.web.forms import SUIT_NAMES, WholeNumberField, options
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
+from scorer.web.forms import SUIT_NAMES, Form, WholeNumberField, options
 
 
-class HandForm(FlaskForm):
+class HandForm(Form):
     """One hand, entered by tapping. Choices are set by `hand_form`."""
 
     declarer = RadioField(_l("Who plays?"), validate_choice=False)

@@ -12,14 +12,14 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorer.domain import GAMES, RuleError
 from scorer.domain.commands import VoidHand
 from scorer.domain.ledger import LedgerState
 from scorer.domain.validation import whole_number
 from scorer.i18n.catalogue import say, say_error
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import ngettext
 from scorer.live import conditional, live_etag
 from scorer.services import hand_commands, table_ledger, tables
 from scorer.store.errors import LaterHandExists, NotFound

@@ -18,7 +18,6 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from scorer.domain import GAMES, SYSTEMS, Hand, RuleError, commands
@@ -28,6 +27,7 @@ from scorer.domain.limits import FORM_PLAYERS
 from scorer.domain.validation import idempotency_key, whole_number
 from scorer.extensions import NEW_TABLES, OPEN_BY_CODE
 from scorer.i18n.catalogue import say, say_error
+from scorer.i18n.words import gettext as _
 from scorer.live import conditional, is_live_poll, live_etag
 from scorer.services import evenings, groups, hand_commands, policies, table_ledger, tables
 from scorer.store import table_codes, table_queue, table_rows

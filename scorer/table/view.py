@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext, ngettext
-
 from scorer.domain import GAMES, SYSTEMS
 from scorer.domain.ledger import Ledger, LedgerState
 from scorer.domain.message import Msg, msg
@@ -17,6 +15,7 @@ from scorer.domain.money import Cents
 from scorer.domain.registry import Game, System
 from scorer.i18n.catalogue import say
 from scorer.i18n.reader import in_each_language
+from scorer.i18n.words import gettext, ngettext
 from scorer.services import table_ledger
 from scorer.store.models import TableSession
 

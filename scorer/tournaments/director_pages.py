@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import login_required
 
 from scorer.domain import RuleError, tournament_commands
@@ -14,6 +13,7 @@ from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say_all, say_error
 from scorer.i18n.formats import signed_number
 from scorer.i18n.reader import file_language
+from scorer.i18n.words import gettext as _
 from scorer.reports import tournament_pdf
 from scorer.services import director
 from scorer.services import tournaments as ops

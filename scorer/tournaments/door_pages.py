@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 
@@ -15,6 +14,7 @@ from scorer.domain import RuleError, tournament_commands
 from scorer.extensions import PDFS, desk, limiter, rate_limits_off
 from scorer.i18n.catalogue import say_all, say_error
 from scorer.i18n.reader import file_language
+from scorer.i18n.words import gettext as _
 from scorer.reports import tournament_pdf
 from scorer.services import cash, registration
 from scorer.services import series as cups

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
     HiddenField,
@@ -27,13 +25,14 @@ from scorer.domain.limits import (
 from scorer.domain.registry import Game, System
 from scorer.domain.tournament import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from scorer.domain.tournament_commands import DEFAULT_DEALS, DEFAULT_ROUNDS
+from scorer.i18n.words import lazy_gettext as _l
 from scorer.reports.tournament_pdf import TIE_BREAK_NAMES
-from scorer.web.forms import WholeNumberField, with_params
+from scorer.web.forms import Form, WholeNumberField, with_params
 
 TOURNAMENT_GAMES = [g for g in GAMES.values() if 3 in g.players]
 
 
-class TournamentForm(FlaskForm):
+class TournamentForm(Form):
     game = HiddenField()
     system = HiddenField()
     name = StringField(
@@ -81,14 +80,14 @@ class TournamentForm(FlaskForm):
         return [self[name].data for name in self.TIE_BREAK_FIELDS if self[name].data]
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(Form):
     name = StringField(
         _l("Late entry"), [InputRequired(_l("Name is missing")), Length(max=MAX_PLAYER_NAME)]
     )
     club = StringField(_l("Club (optional)"), [Length(max=MAX_CLUB_NAME)])
 
 
-class RegisterForm(FlaskForm):
+class RegisterForm(Form):
     """A player signs himself up on the public page."""
 
     name = StringField(
@@ -97,7 +96,7 @@ class RegisterForm(FlaskForm):
     club = StringField(_l("Club (optional)"), [Length(max=MAX_CLUB_NAME)])
 
 
-class PhoneCheckInForm(FlaskForm):
+class PhoneCheckInForm(Form):
     """A player checks himself in with the code shown at the door."""
 
     name = StringField(
@@ -110,7 +109,7 @@ class PhoneCheckInForm(FlaskForm):
     )
 
 
-class AdjustmentForm(FlaskForm):
+class AdjustmentForm(Form):
     player = SelectField(_l("Player"), validate_choice=False)
     points = WholeNumberField(
         _l("Points (negative: a penalty)"),
@@ -123,7 +122,7 @@ class AdjustmentForm(FlaskForm):
     )
 
 
-class SwapForm(FlaskForm):
+class SwapForm(Form):
     a = SelectField(_l("swap"), validate_choice=False)
     b = SelectField(_l("with"), validate_choice=False)
 

@@ -6,8 +6,6 @@ import time
 from dataclasses import dataclass
 
 from flask import Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from scorer.api.archives import archive_response
@@ -18,6 +16,8 @@ from scorer.domain.tournament_commands import Door, prize_plan
 from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import ngettext
 from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
 from scorer.services import director, draws, registration, tournament_archives

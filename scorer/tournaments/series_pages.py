@@ -4,10 +4,10 @@ counted cup points and every result, the counted ones marked."""
 from __future__ import annotations
 
 from flask import abort, render_template
-from flask_babel import gettext as _
 
 from scorer.extensions import PDFS, desk
 from scorer.i18n.reader import file_language
+from scorer.i18n.words import gettext as _
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.reports.series_pdf import series_pdf as series_pdf_paper
 from scorer.services import series as cups

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, render_template
-from flask_babel import gettext as _
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
@@ -15,6 +14,7 @@ from scorer.domain.scoring import BIDS
 from scorer.i18n.catalogue import pot_short, say, say_line
 from scorer.i18n.formats import euros, score_text, sign, signed_number
 from scorer.i18n.http_errors import error_text, error_title
+from scorer.i18n.words import gettext as _
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
 from scorer.reports.refusals import PrinterBusy

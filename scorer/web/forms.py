@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from babel.support import NullTranslations, Translations
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -23,13 +23,18 @@ from wtforms import (
     SelectField,
     StringField,
 )
+from wtforms.form import BaseForm
+from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scorer.domain import GAMES, SYSTEMS, RuleError
 from scorer.domain.params import Param
 from scorer.domain.registry import Game, System
+from scorer.i18n import words
 from scorer.i18n.catalogue import say
 from scorer.i18n.reader import language
+from scorer.i18n.words import gettext as _
+from scorer.i18n.words import lazy_gettext as _l
 
 SUIT_NAMES = {
     "eichel": _l("Acorns"),
@@ -44,7 +49,22 @@ def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-class ChooseGameForm(FlaskForm):
+@cache
+def wtforms_words(locale: str) -> NullTranslations:
+    """WTForms' own messages (a field too long, a choice not offered) in `locale`."""
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class Form(FlaskForm):
+    """Every form of the pages: Flask-WTF's (CSRF), with WTForms' own messages in the
+    language said now (`scorer.i18n.words`), as everything else on the page."""
+
+    class Meta:
+        def get_translations(self, form: BaseForm) -> NullTranslations:
+            return wtforms_words(words.current().locale)
+
+
+class ChooseGameForm(Form):
     """Step one of a new table: game and payment system (a GET form, no CSRF needed)."""
 
     class Meta:
