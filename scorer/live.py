@@ -148,7 +148,7 @@ class RecentPages:
                 self._pages.pop(name, None)
 
     def page(
-        self, name: str, etag: str, render: Callable[[], str], mimetype: str = "text/html"
+        self, name: str, etag: str, render: Callable[[], str], *, mimetype: str = "text/html"
     ) -> KeptPage:
         """The page kept if it is this version (now known current again) or young enough,
         else `render()`'s, kept."""
@@ -201,7 +201,7 @@ def recent_page(
         etag = look()
         if has_version(etag):
             return not_modified(etag)
-        kept = pages.page(name, etag, lambda: render(etag), mimetype)
+        kept = pages.page(name, etag, lambda: render(etag), mimetype=mimetype)
     if has_version(kept.etag):
         return not_modified(kept.etag)
     if request.accept_encodings["gzip"] and current_app.config.get("COMPRESS_REGISTER", True):
@@ -239,7 +239,7 @@ def _refresher(
         reading = words.reading(reader)
         try:
             etag = look()
-            pages.page(name, etag, lambda: render(etag), mimetype)
+            pages.page(name, etag, lambda: render(etag), mimetype=mimetype)
         except Exception:  # a 404 now, or a database gone away: the next reader asks itself
             forget = True
             log.info("refreshing %s failed; the next reader looks afresh", name, exc_info=True)

@@ -338,7 +338,7 @@ def test_fold_equals_playing_hand_by_hand():
     entries, folded = book.fold(hands)
     state = book.start()
     for (number, hand, dealer), entry in zip(hands, entries, strict=True):
-        again, state = book.play(state, number, hand, dealer)
+        again, state = book.play(state, number, hand, dealer=dealer)
         assert again == entry
     assert state == folded
     assert entries[-1].balances_after == folded.balances

@@ -104,7 +104,7 @@ def _explanations(bind, table) -> dict[int, list]:
         .order_by(hand.c.number)
     )
     for row in live:
-        entry, state = ledger.play(state, row.number, Hand.from_json(row.facts), row.dealer)
+        entry, state = ledger.play(state, row.number, Hand.from_json(row.facts), dealer=row.dealer)
         lines[row.id] = [line.to_json() for line in entry.score.explanation]
     return lines
 

@@ -77,11 +77,11 @@ def validated(model: type[B], data: Any, context: Mapping[str, Any] | None = Non
         return model.model_validate(data, strict=True, context=context)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
-        raise RuleError(refusals(model, errors, context or {}, data)) from None
+        raise RuleError(refusals(model, errors, context or {}, data=data)) from None
 
 
 def refusals(
-    model: type[Body], errors: list[ErrorDetails], context: Mapping[str, Any], data: Any
+    model: type[Body], errors: list[ErrorDetails], context: Mapping[str, Any], *, data: Any
 ) -> dict[str, list[Msg]]:
     """Pydantic's errors as `RuleError.fields`: each error said by the refusal of the
     innermost field it is about that has one; the same message once per field. A field

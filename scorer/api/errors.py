@@ -36,7 +36,7 @@ class ApiError(Exception):
 
 
 def error_response(
-    status: int, code: str, message: Text, fields: Mapping[str, Iterable[Text]] | None = None
+    status: int, code: str, message: Text, *, fields: Mapping[str, Iterable[Text]] | None = None
 ):
     """The error body, its message and field messages in the reader's language (English
     unless `Accept-Language` asks for German); the code and field names stay fixed."""
@@ -48,13 +48,13 @@ def error_response(
 
 @bp.errorhandler(ApiError)
 def handle_api_error(exc: ApiError):
-    body, status = error_response(exc.status, exc.code, exc.message, exc.fields)
+    body, status = error_response(exc.status, exc.code, exc.message, fields=exc.fields)
     return body, status, exc.headers
 
 
 @bp.errorhandler(RuleError)
 def handle_rule_error(exc: RuleError):
-    return error_response(422, "validation", msg("the request breaks a rule"), exc.fields)
+    return error_response(422, "validation", msg("the request breaks a rule"), fields=exc.fields)
 
 
 def is_api_request() -> bool:

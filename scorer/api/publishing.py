@@ -21,7 +21,7 @@ SITE = "The website as a zip: index.html, the standings, a page per round, site.
 CSV = "The standings as CSV (UTF-8 with a byte order mark)"
 
 
-def download(body: bytes, content_type: str, name: str, extension: str) -> Response:
+def download(body: bytes, content_type: str, name: str, *, extension: str) -> Response:
     """`body` as a download named by an ASCII slug of `name` ('Bär-Cup' → 'Bar-Cup')."""
     slug = secure_filename(name)[:40].strip("._-") or "haferl"
     return Response(
@@ -42,8 +42,8 @@ def tournament_site(tournament_id: int):
     tournament = own(tournament_id)
     if not tournament.finished:
         raise TournamentError(msg("the tournament is not finished: publish it once it is"))
-    body = site.tournament_site(tournament, tournament.organiser.name, file_language(), desk())
-    return download(body, "application/zip", tournament.name, "zip")
+    body = site.tournament_site(tournament, tournament.organiser.name, file_language(), desk=desk())
+    return download(body, "application/zip", tournament.name, extension="zip")
 
 
 @bp.get("/tournaments/<n:tournament_id>/standings.csv")
@@ -51,7 +51,7 @@ def tournament_site(tournament_id: int):
 def tournament_csv(tournament_id: int):
     tournament = own(tournament_id)
     body = site.csv_file(site.tournament_csv_rows(tournament), file_language())
-    return download(body, "text/csv; charset=utf-8", tournament.name, "csv")
+    return download(body, "text/csv; charset=utf-8", tournament.name, extension="csv")
 
 
 @bp.get("/series/<n:series_id>/site.zip")
@@ -67,7 +67,7 @@ def series_site(series_id: int):
     body = site.series_site(
         cup, cups.series_table(cup), who.name, lang=file_language(), desk=desk()
     )
-    return download(body, "application/zip", cup.name, "zip")
+    return download(body, "application/zip", cup.name, extension="zip")
 
 
 @bp.get("/series/<n:series_id>/standings.csv")
@@ -77,4 +77,4 @@ def series_site(series_id: int):
 def series_csv(series_id: int):
     cup = cups.series_of(organiser(), series_id)
     body = site.csv_file(site.series_csv_rows(cups.series_table(cup)), file_language())
-    return download(body, "text/csv; charset=utf-8", cup.name, "csv")
+    return download(body, "text/csv; charset=utf-8", cup.name, extension="csv")

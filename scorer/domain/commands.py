@@ -149,7 +149,7 @@ def record_hand(
     number = facts.get("number")
     if number is not None and not (is_whole(number) and number >= 1):
         said["number"] = [msg("the next hand is number %(number)s", number=next_number)]
-    hand = _hand(facts, game, players, said, own=("number",))
+    hand = _hand(facts, game, players, said=said, own=("number",))
     return RecordHand(
         hand,
         dealer=hand.dealer,
@@ -165,7 +165,7 @@ def edit_hand(
     """Hand `number` as `facts` say it now, with the `version` it was read at."""
     version = facts.get("version")
     said: dict[str, list[Msg]] = {} if is_whole(version) else {"version": [VERSION_NEEDED]}
-    hand = _hand(facts, game, players, said, own=("version",))
+    hand = _hand(facts, game, players, said=said, own=("version",))
     if not is_whole(version):  # never: `_hand` refused it, with all else wrong with the hand
         raise RuleError.one("version", VERSION_NEEDED)
     return EditHand(number, version, hand, dealer=hand.dealer)
@@ -182,8 +182,8 @@ def _hand(
     facts: Mapping[str, Any],
     game: Game,
     players: Collection[str],
-    said: dict[str, list[Msg]],
     *,
+    said: dict[str, list[Msg]],
     own: tuple[str, ...],
 ) -> Hand:
     """The hand of `facts` without the command's `own` fields, or a RuleError with every

@@ -272,7 +272,7 @@ class Ledger:
         return seated[(seat + 1) % len(seated)]
 
     def play(
-        self, state: LedgerState, number: int, hand: Hand, dealer: str | None = None
+        self, state: LedgerState, number: int, hand: Hand, *, dealer: str | None = None
     ) -> tuple[Entry, LedgerState]:
         """Score one more hand after `state`; returns the entry and the new state.
 
@@ -340,7 +340,7 @@ class Ledger:
         state = self.start()
         entries = []
         for number, hand, dealer in hands:
-            entry, state = self.play(state, number, hand, dealer)
+            entry, state = self.play(state, number, hand, dealer=dealer)
             entries.append(entry)
         return entries, state
 
@@ -351,7 +351,10 @@ class Ledger:
         if self.points_only:
             return Settlement(dict(state.balances), ())
         balances = final_balances(
-            state, self.seated(state), self.rules.params.get("pot_at_end"), self.opening_pot
+            state,
+            self.seated(state),
+            self.rules.params.get("pot_at_end"),
+            opening_pot=self.opening_pot,
         )
         return Settlement(balances, tuple(settle(balances)))
 
@@ -364,7 +367,7 @@ class Ledger:
 
 
 def final_balances(
-    state: LedgerState, players: Sequence[str], pot_at_end: str | None, opening_pot: int = 0
+    state: LedgerState, players: Sequence[str], pot_at_end: str | None, *, opening_pot: int = 0
 ) -> dict[str, int]:
     """Each player's net position at the end with the pot remainder per `pot_at_end`:
     `split` shares it out (odd cents one each in seat order), `keep` shows what the pot

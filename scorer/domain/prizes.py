@@ -117,7 +117,7 @@ class Cash:
 
 
 def plan_from_json(
-    entry_fee_cents: object, pool_percent: object, prizes: object, pool_cents: object = None
+    entry_fee_cents: object, pool_percent: object, prizes: object, *, pool_cents: object = None
 ) -> PrizePlan:
     """A plan from API input, or a RuleError naming each field that is wrong.
 

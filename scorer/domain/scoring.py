@@ -62,6 +62,7 @@ class Rules:
         players: Sequence[str],
         hand: Hand,
         pot_cents: int | None = None,
+        *,
         factor: int = 1,
     ) -> Score:
         """Score `hand` among the active `players`.
@@ -198,7 +199,7 @@ def score_hand(
     factor: int = 1,
 ) -> Score:
     """Score one hand from ids and raw parameters (see `Rules.score`)."""
-    return Rules.build(game_id, system_id, params).score(players, hand, pot_cents, factor)
+    return Rules.build(game_id, system_id, params).score(players, hand, pot_cents, factor=factor)
 
 
 def _check_bid(

@@ -138,7 +138,15 @@ def seat(
         seats = [names[i] for i in seated]
         tables = _by_standings(seats, sizes, rank, pinned=pinned, club_of=club_of)
     else:
-        tables = _drawn(names, seated, sizes, previous_rounds, rng=rng, at=pinned, club_of=club_of)
+        tables = _drawn(
+            names,
+            seated,
+            sizes,
+            previous_rounds=previous_rounds,
+            rng=rng,
+            at=pinned,
+            club_of=club_of,
+        )
     return Seating(tables, sitting_out(names, tables), _together(tables, club_of))
 
 
@@ -258,8 +266,8 @@ def _drawn(
     names: Sequence[str],
     seated: Sequence[int],
     sizes: Sequence[int],
-    previous_rounds: Rounds,
     *,
+    previous_rounds: Rounds,
     rng: random.Random,
     at: Mapping[str, int],
     club_of: Mapping[str, str],
@@ -272,7 +280,7 @@ def _drawn(
     best: list[list[int]] | None = None
     best_cost = math.inf
     for _ in range(_restarts(len(seated))):
-        tables = _greedy(seated, sizes, met, rng, pinned=pinned)
+        tables = _greedy(seated, sizes, met, rng=rng, pinned=pinned)
         cost = _improve(tables, met, rng, pinned=pinned)
         if cost < best_cost:
             best, best_cost = tables, cost
@@ -316,8 +324,8 @@ def _greedy(
     seated: Sequence[int],
     sizes: Sequence[int],
     met: list[list[int]],
-    rng: random.Random,
     *,
+    rng: random.Random,
     pinned: Mapping[int, int],
 ) -> list[list[int]]:
     """Place the `pinned` players at their tables, then the others one by one, most-met

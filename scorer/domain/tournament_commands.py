@@ -157,7 +157,7 @@ def prize_plan(
 ) -> dict[str, Any]:
     """The pool and the prizes as sent, checked (`scorer.domain.prizes.plan_from_json`),
     to be kept with the tournament and read again by `scorer.services.cash`."""
-    plan_from_json(entry_fee_cents, pool_percent, prizes, pool_cents)
+    plan_from_json(entry_fee_cents, pool_percent, prizes, pool_cents=pool_cents)
     return {"pool_percent": pool_percent, "pool_cents": pool_cents, "prizes": prizes}
 
 

@@ -77,7 +77,7 @@ answer_store_errors(bp)
 
 @bp.errorhandler(RuleError)
 def rule_error(exc: RuleError):
-    return error_response(422, "validation", msg("the file cannot be imported"), exc.fields)
+    return error_response(422, "validation", msg("the file cannot be imported"), fields=exc.fields)
 
 
 # --- exports ---------------------------------------------------------------------------

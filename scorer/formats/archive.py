@@ -173,7 +173,7 @@ class Checks:
             return {}
         return value
 
-    def items(self, value: Any, where: str, limit: int, least: int = 0) -> list[Any]:
+    def items(self, value: Any, where: str, limit: int, *, least: int = 0) -> list[Any]:
         if not isinstance(value, list) or not least <= len(value) <= limit:
             self.bad(where, msg("must be a list of %(least)s..%(count)s", least=least, count=limit))
             return []
@@ -184,7 +184,7 @@ class Checks:
         for field, messages in error.fields.items():
             self.errors.setdefault(f"{where}.{field}" if where else field, []).extend(messages)
 
-    def number(self, value: Any, where: str, low: int, high: int) -> int:
+    def number(self, value: Any, where: str, low: int, *, high: int) -> int:
         try:
             return whole_number_in(value, where, low=low, high=high)
         except RuleError as error:
@@ -216,7 +216,7 @@ class Checks:
             return None
 
 
-def check_head(doc: Any, expected: str, fields: set[str], checks: Checks) -> dict[str, Any]:
+def check_head(doc: Any, expected: str, fields: set[str], *, checks: Checks) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise RuleError.one("document", msg("must be a JSON object (a Haferl archive)"))
     if doc.get("format") != expected:
@@ -260,7 +260,7 @@ def hands_in(plans: list[ImportPlan | None], checks: Checks) -> None:
 def parse_group_archive(doc: Any) -> GroupArchive:
     """Check a group's archive strictly and fold every evening's hands (no database)."""
     checks = Checks()
-    check_head(doc, GROUP_FORMAT, GROUP_FIELDS, checks)
+    check_head(doc, GROUP_FORMAT, GROUP_FIELDS, checks=checks)
     body = checks.obj(doc.get("group"), "group")
     checks.unknown(body, GROUP_BODY_FIELDS, "group")
     name = body.get("name", "")
@@ -288,7 +288,9 @@ def parse_group_archive(doc: Any) -> GroupArchive:
         where = f"evenings[{index}]"
         entry = checks.obj(entry, where)
         checks.unknown(entry, EVENING_FIELDS, where)
-        season = checks.number(entry.get("season"), f"{where}.season", 1, MAX_ARCHIVE_EVENINGS + 1)
+        season = checks.number(
+            entry.get("season"), f"{where}.season", 1, high=MAX_ARCHIVE_EVENINGS + 1
+        )
         evening = entry.get("evening")
         said = evening.get("created_at") if isinstance(evening, dict) else None
         created = checks.when(said, f"{where}.evening.created_at")
@@ -298,7 +300,8 @@ def parse_group_archive(doc: Any) -> GroupArchive:
         evenings.append(ArchivedEvening(plan, season, created, closed_at, closes) if plan else None)
     hands_in([e.plan if e else None for e in evenings], checks)
     history = [
-        _event(line, f"history[{index}]", len(entries), checks) for index, line in enumerate(lines)
+        _event(line, f"history[{index}]", len(entries), checks=checks)
+        for index, line in enumerate(lines)
     ]
     checks.done()
     return GroupArchive(
@@ -326,18 +329,18 @@ def _closes(value: Any, where: str, checks: Checks) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _event(line: Any, where: str, evenings: int, checks: Checks) -> ArchivedEvent | None:
+def _event(line: Any, where: str, evenings: int, *, checks: Checks) -> ArchivedEvent | None:
     line = checks.obj(line, where)
     checks.unknown(line, EVENT_FIELDS, where)
     action = line.get("action")
     if action not in EVENT_ACTIONS:
         checks.bad(f"{where}.action", msg("not a line of a group's history"))
         return None
-    season = checks.number(line.get("season"), f"{where}.season", 1, MAX_ARCHIVE_EVENINGS + 1)
+    season = checks.number(line.get("season"), f"{where}.season", 1, high=MAX_ARCHIVE_EVENINGS + 1)
     at = checks.when(line.get("at"), f"{where}.at")
 
     def position(value: Any, field: str) -> int:
-        return checks.number(value, f"{where}.{field}", 0, max(evenings - 1, 0))
+        return checks.number(value, f"{where}.{field}", 0, high=max(evenings - 1, 0))
 
     if action in ("pot_out", "pot_back"):
         reopened = line.get("reopened", False)
@@ -346,7 +349,9 @@ def _event(line: Any, where: str, evenings: int, checks: Checks) -> ArchivedEven
         chosen: tuple[int, ...] = (position(line.get("evening"), "evening"),)
         return ArchivedEvent(action, season, at, chosen, reopened is True)
     if action == "paid":
-        listed = checks.items(line.get("evenings"), f"{where}.evenings", MAX_ARCHIVE_EVENINGS, 1)
+        listed = checks.items(
+            line.get("evenings"), f"{where}.evenings", MAX_ARCHIVE_EVENINGS, least=1
+        )
         chosen = tuple(position(v, f"evenings[{i}]") for i, v in enumerate(listed))
         return ArchivedEvent(action, season, at, chosen)
     if action == "rename":
@@ -364,7 +369,7 @@ def _event(line: Any, where: str, evenings: int, checks: Checks) -> ArchivedEven
     if action == "rules":
         system, params = line.get("system"), line.get("params")
         first = checks.number(
-            line.get("from_evening"), f"{where}.from_evening", 1, MAX_ARCHIVE_EVENINGS + 1
+            line.get("from_evening"), f"{where}.from_evening", 1, high=MAX_ARCHIVE_EVENINGS + 1
         )
         if not is_text(system, MAX_ID) or not isinstance(params, dict) or len(params) > 64:
             checks.bad(where, msg("a change of rules says 'system' and 'params'"))

@@ -42,7 +42,7 @@ class ArchivedAdjustment:
 
 
 def read(
-    doc: dict[str, Any], body: dict[str, Any], players: Collection[str], checks: Checks
+    doc: dict[str, Any], body: dict[str, Any], players: Collection[str], *, checks: Checks
 ) -> dict[str, Any]:
     """The results' keys of the file (`doc`, its `tournament` as `body`) as the archive's
     fields `tie_breaks`, `finished_at` and `adjustments`."""
@@ -70,13 +70,14 @@ def adjustments(
     """The director's adjustments in the order they were made, each of a player listed."""
     listed = checks.items(value, "adjustments", MAX_ARCHIVE_EVENTS)
     made = [
-        _adjustment(entry, f"adjustments[{i}]", players, checks) for i, entry in enumerate(listed)
+        _adjustment(entry, f"adjustments[{i}]", players, checks=checks)
+        for i, entry in enumerate(listed)
     ]
     return tuple(a for a in made if a is not None)
 
 
 def _adjustment(
-    entry: Any, where: str, players: Collection[str], checks: Checks
+    entry: Any, where: str, players: Collection[str], *, checks: Checks
 ) -> ArchivedAdjustment | None:
     entry = checks.obj(entry, where)
     checks.unknown(entry, ADJUSTMENT_FIELDS, where)
@@ -92,8 +93,8 @@ def _adjustment(
                 limit=MAX_ADJUSTMENT_POINTS,
             ),
         )
-    reason = _text(checks, entry.get("reason"), f"{where}.reason", MAX_ADJUSTMENT_REASON)
-    by = _text(checks, entry.get("by"), f"{where}.by", MAX_ORGANISER_NAME)
+    reason = _text(checks, entry.get("reason"), f"{where}.reason", limit=MAX_ADJUSTMENT_REASON)
+    by = _text(checks, entry.get("by"), f"{where}.by", limit=MAX_ORGANISER_NAME)
     at = checks.when(entry.get("at"), f"{where}.at")
     taken_back_at = checks.when(entry.get("taken_back_at"), f"{where}.taken_back_at")
     if reason is None or by is None or not isinstance(player, str):
@@ -101,7 +102,7 @@ def _adjustment(
     return ArchivedAdjustment(player, points, reason, by, at, taken_back_at)
 
 
-def _text(checks: Checks, value: Any, where: str, limit: int) -> str | None:
+def _text(checks: Checks, value: Any, where: str, *, limit: int) -> str | None:
     try:
         return clean_name(value, where, limit)
     except RuleError as error:

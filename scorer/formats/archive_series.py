@@ -41,7 +41,7 @@ def parse_series_archive(doc: Any) -> SeriesArchive:
     """Check a series' archive strictly, each tournament as a tournament's archive is
     checked (its messages under `tournaments[i]`), before anything is written."""
     checks = Checks()
-    check_head(doc, SERIES_FORMAT, SERIES_FIELDS, checks)
+    check_head(doc, SERIES_FORMAT, SERIES_FIELDS, checks=checks)
     body = checks.obj(doc.get("series"), "series")
     checks.unknown(body, SERIES_BODY_FIELDS, "series")
     settings: NewSeries | None = None

@@ -172,7 +172,7 @@ class TournamentArchive:
 def parse_tournament_archive(doc: Any) -> TournamentArchive:
     """Check a tournament's archive strictly and fold every table's hands (no database)."""
     checks = Checks()
-    check_head(doc, TOURNAMENT_FORMAT, TOURNAMENT_FIELDS, checks)
+    check_head(doc, TOURNAMENT_FORMAT, TOURNAMENT_FIELDS, checks=checks)
     body = checks.obj(doc.get("tournament"), "tournament")
     checks.unknown(body, TOURNAMENT_BODY_FIELDS, "tournament")
     name = body.get("name")
@@ -185,14 +185,14 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
     except (TypeError, ValueError):
         checks.bad("tournament.date", msg("must be a date (YYYY-MM-DD)"))
         day = date.min
-    rounds = checks.number(body.get("rounds"), "tournament.rounds", 1, MAX_TOURNAMENT_ROUNDS)
-    deals = checks.number(body.get("deals_per_player"), "tournament.deals_per_player", 1, 20)
-    seed = checks.number(body.get("seed"), "tournament.seed", 0, 2**31 - 1)
+    rounds = checks.number(body.get("rounds"), "tournament.rounds", 1, high=MAX_TOURNAMENT_ROUNDS)
+    deals = checks.number(body.get("deals_per_player"), "tournament.deals_per_player", 1, high=20)
+    seed = checks.number(body.get("seed"), "tournament.seed", 0, high=2**31 - 1)
     created_at = checks.when(body.get("created_at"), "tournament.created_at")
     door = _door(body, checks)
     # A tournament with a desk may have fewer than 3 players registered (or none yet).
     players = [
-        _player(entry, f"players[{i}]", rounds, checks)
+        _player(entry, f"players[{i}]", rounds, checks=checks)
         for i, entry in enumerate(
             checks.items(doc.get("players"), "players", MAX_TOURNAMENT_PLAYERS)
         )
@@ -202,10 +202,10 @@ def parse_tournament_archive(doc: Any) -> TournamentArchive:
         _gift(entry, f"gifts[{i}]", checks)
         for i, entry in enumerate(checks.items(doc.get("gifts", []), "gifts", MAX_ARCHIVE_EVENTS))
     ]
-    outcome = results.read(doc, body, [p.name for p in players if p is not None], checks)
+    outcome = results.read(doc, body, [p.name for p in players if p is not None], checks=checks)
     checks.done()
     round_list = [
-        _round(entry, f"rounds[{i}]", i + 1, checks) for i, entry in enumerate(round_entries)
+        _round(entry, f"rounds[{i}]", i + 1, checks=checks) for i, entry in enumerate(round_entries)
     ]
     hands_in([t.plan for r in round_list if r for t in r.tables], checks)
     checks.done()
@@ -233,7 +233,7 @@ def _door(body: dict[str, Any], checks: Checks) -> dict[str, Any]:
     where = "tournament"
     cap = body.get("cap")
     fee = checks.number(
-        body.get("entry_fee_cents", 0), f"{where}.entry_fee_cents", 0, MAX_ENTRY_FEE_CENTS
+        body.get("entry_fee_cents", 0), f"{where}.entry_fee_cents", 0, high=MAX_ENTRY_FEE_CENTS
     )
     return {
         "check_in": _flag(checks, body.get("check_in", False), f"{where}.check_in"),
@@ -242,25 +242,29 @@ def _door(body: dict[str, Any], checks: Checks) -> dict[str, Any]:
         ),
         "cap": None
         if cap is None
-        else checks.number(cap, f"{where}.cap", 3, MAX_TOURNAMENT_PLAYERS),
+        else checks.number(cap, f"{where}.cap", 3, high=MAX_TOURNAMENT_PLAYERS),
         "missed_round_points": checks.number(
             body.get("missed_round_points", 0),
             f"{where}.missed_round_points",
             -MAX_ADJUSTMENT_POINTS,
-            MAX_ADJUSTMENT_POINTS,
+            high=MAX_ADJUSTMENT_POINTS,
         ),
         "entry_fee_cents": fee,
-        "prize_plan": _prize_plan(body.get("prize_plan", {}), fee, f"{where}.prize_plan", checks),
+        "prize_plan": _prize_plan(
+            body.get("prize_plan", {}), fee, f"{where}.prize_plan", checks=checks
+        ),
     }
 
 
-def _prize_plan(value: Any, fee: int, where: str, checks: Checks) -> dict[str, Any]:
+def _prize_plan(value: Any, fee: int, where: str, *, checks: Checks) -> dict[str, Any]:
     """The plan as the tournament keeps it (`scorer.domain.tournament_commands.prize_plan`),
     checked as a new tournament's is."""
     plan = checks.obj(value, where)
     checks.unknown(plan, set(PRIZE_PLAN_FIELDS), where)
     try:
-        plan_from_json(fee, plan.get("pool_percent"), plan.get("prizes"), plan.get("pool_cents"))
+        plan_from_json(
+            fee, plan.get("pool_percent"), plan.get("prizes"), pool_cents=plan.get("pool_cents")
+        )
     except RuleError as error:
         checks.take(error, where)
     return {key: plan[key] for key in PRIZE_PLAN_FIELDS if key in plan}
@@ -273,7 +277,7 @@ def _flag(checks: Checks, value: Any, where: str) -> bool:
     return value
 
 
-def _name(checks: Checks, value: Any, where: str, limit: int) -> str | None:
+def _name(checks: Checks, value: Any, where: str, *, limit: int) -> str | None:
     """A name cleaned as the services clean one (`clean_name`), or None (recorded)."""
     try:
         return clean_name(value, where, limit)
@@ -285,32 +289,32 @@ def _name(checks: Checks, value: Any, where: str, limit: int) -> str | None:
 def _gift(entry: Any, where: str, checks: Checks) -> ArchivedGift | None:
     entry = checks.obj(entry, where)
     checks.unknown(entry, GIFT_FIELDS, where)
-    giver = _name(checks, entry.get("giver"), f"{where}.giver", MAX_PLAYER_NAME)
-    cents = checks.number(entry.get("cents"), f"{where}.cents", 1, MAX_CHARITY_CENTS)
+    giver = _name(checks, entry.get("giver"), f"{where}.giver", limit=MAX_PLAYER_NAME)
+    cents = checks.number(entry.get("cents"), f"{where}.cents", 1, high=MAX_CHARITY_CENTS)
     at = checks.when(entry.get("at"), f"{where}.at")
     return None if giver is None else ArchivedGift(giver, cents, at)
 
 
-def _player(entry: Any, where: str, rounds: int, checks: Checks) -> ArchivedPlayer | None:
+def _player(entry: Any, where: str, rounds: int, *, checks: Checks) -> ArchivedPlayer | None:
     entry = checks.obj(entry, where)
     checks.unknown(entry, PLAYER_FIELDS, where)
     name = entry.get("name")
     if not is_text(name, MAX_PLAYER_NAME):
         checks.bad(f"{where}.name", msg("must be a name"))
         return None
-    joined = checks.number(entry.get("joined_round", 1), f"{where}.joined_round", 1, rounds)
+    joined = checks.number(entry.get("joined_round", 1), f"{where}.joined_round", 1, high=rounds)
     left = entry.get("withdrawn_after")
     if left is not None:
-        left = checks.number(left, f"{where}.withdrawn_after", 0, rounds)
+        left = checks.number(left, f"{where}.withdrawn_after", 0, high=rounds)
     club = entry.get("club")
     if club is not None:
-        club = _name(checks, club, f"{where}.club", MAX_CLUB_NAME)
+        club = _name(checks, club, f"{where}.club", limit=MAX_CLUB_NAME)
     fee = entry.get("fee", "unpaid")
     if fee not in FEES:
         checks.bad(f"{where}.fee", msg("must be paid, waived or unpaid"))
     table = entry.get("fixed_table")
     if table is not None:
-        table = checks.number(table, f"{where}.fixed_table", 1, MAX_TOURNAMENT_TABLES)
+        table = checks.number(table, f"{where}.fixed_table", 1, high=MAX_TOURNAMENT_TABLES)
     return ArchivedPlayer(
         name,
         joined,
@@ -320,23 +324,23 @@ def _player(entry: Any, where: str, rounds: int, checks: Checks) -> ArchivedPlay
         waiting=_flag(checks, entry.get("waiting", False), f"{where}.waiting"),
         fee=fee,
         fixed_table=table,
-        carried=checks.number(entry.get("carried", 0), f"{where}.carried", 0, MAX_CUP_POINTS),
+        carried=checks.number(entry.get("carried", 0), f"{where}.carried", 0, high=MAX_CUP_POINTS),
     )
 
 
-def _round(entry: Any, where: str, number: int, checks: Checks) -> ArchivedRound | None:
+def _round(entry: Any, where: str, number: int, *, checks: Checks) -> ArchivedRound | None:
     entry = checks.obj(entry, where)
     checks.unknown(entry, ROUND_FIELDS, where)
     if entry.get("number") != number:
         checks.bad(f"{where}.number", msg("rounds are numbered 1, 2, 3, … in order"))
-    seed = checks.number(entry.get("seed"), f"{where}.seed", 0, 2**31 - 1)
+    seed = checks.number(entry.get("seed"), f"{where}.seed", 0, high=2**31 - 1)
     byes = entry.get("byes", [])
     if not isinstance(byes, list) or not all(is_text(b, MAX_PLAYER_NAME) for b in byes):
         checks.bad(f"{where}.byes", msg("must be a list of names"))
         byes = []
     closed_at = checks.when(entry.get("closed_at"), f"{where}.closed_at")
     tables = []
-    listed = checks.items(entry.get("tables"), f"{where}.tables", MAX_TOURNAMENT_TABLES, 1)
+    listed = checks.items(entry.get("tables"), f"{where}.tables", MAX_TOURNAMENT_TABLES, least=1)
     for index, table in enumerate(listed):
         at = f"{where}.tables[{index}]"
         table = checks.obj(table, at)

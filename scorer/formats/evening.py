@@ -226,7 +226,7 @@ def parse_import(doc: Any) -> ImportPlan:
         raise RuleError.one(
             "lineups", msg("a change of players must come before a hand of the file")
         )
-    hands = tuple(_hands(entries, list(ledger.everyone), ledger, hands_planned))
+    hands = tuple(_hands(entries, list(ledger.everyone), ledger, hands_planned=hands_planned))
     stored = rules.stored_params()
     return ImportPlan(
         name=name,
@@ -313,7 +313,7 @@ def _evening_fields(doc: dict[str, Any], lineups: list[Lineup], bad) -> tuple[An
 
 
 def _hands(
-    entries: list[Any], players: list[str], ledger: Ledger, hands_planned: int | None
+    entries: list[Any], players: list[str], ledger: Ledger, *, hands_planned: int | None
 ) -> Iterator[ImportedHand]:
     """Each hand checked, then folded in order; the first bad hand stops the import.
 
@@ -327,7 +327,7 @@ def _hands(
         where = f"hands[{index}]"
         errors: dict[str, list[Msg]] = {}
 
-        def bad(field: str, message: Msg, where: str = where, errors=errors) -> None:
+        def bad(field: str, message: Msg, where: str = where, *, errors=errors) -> None:
             errors.setdefault(f"{where}.{field}" if field else where, []).append(message)
 
         if not isinstance(entry, dict):
@@ -370,7 +370,7 @@ def _hands(
         number, dealer, hand = cast(int, number), cast(str, dealer), cast(Hand, hand)
         seen.add(number)
         try:
-            _, after = ledger.play(state, number, hand, dealer)
+            _, after = ledger.play(state, number, hand, dealer=dealer)
         except RuleError as exc:
             raise RuleError({f"{where}.hand.{k}": v for k, v in exc.fields.items()}) from exc
         if not voided:

@@ -87,7 +87,7 @@ def balance_chart_svg(
         *_number_axis(frame, height, axis),
     ]
     for n, player in enumerate(players):
-        out.extend(_player_line(frame, n, player, series.get(player, ())))
+        out.extend(_player_line(frame, n, player, values=series.get(player, ())))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -161,7 +161,7 @@ def _number_axis(frame: _Frame, height: int, axis: str) -> list[str]:
     return out
 
 
-def _player_line(frame: _Frame, n: int, player: str, values: Sequence[int | None]) -> list[str]:
+def _player_line(frame: _Frame, n: int, player: str, *, values: Sequence[int | None]) -> list[str]:
     """The `n`th player's line (a dot where a piece of it is one hand long) and its entry
     in the legend, in the player's colour and dashes."""
     out = []

@@ -167,7 +167,7 @@ def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
     params = rules_lines(game, system, session.params, points=points, has_pot=has_pot)
     # The parameters and the rules mark, three to a line.
     header_height = HEADER_BASE + PARAM_LINE * math.ceil((len(params) + 1) / PARAM_COLUMNS)
-    columns = _columns(game, system, players, has_pot)
+    columns = _columns(game, system, players, has_pot=has_pot)
     start, standings = table_ledger.standings(session, records)
     sheet = _Sheet(
         game=game,
@@ -179,10 +179,10 @@ def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
         standings=standings,
         seated_at=ledger.seated_at,
     )
-    chunks = _pages(records, columns, sheet, header_height)
+    chunks = _pages(records, columns, sheet, header_height=header_height)
     money = points_text if points else euros
     settled = table_ledger.settlement(session)  # at a tournament table: points, no transfers
-    final = _final_lines(players, session.state["balances"], settled.balances, money)
+    final = _final_lines(players, session.state["balances"], settled.balances, money=money)
     chart = _chart(sheet, points)
     closed = session.closed_at
     live = sum(1 for r in records if not r.voided)
@@ -210,7 +210,7 @@ def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
         "pot_left": money(session.state["pot"]) if has_pot and session.state["pot"] else "",
         "kept_pot": money(settled.balances[POT]) if POT in settled.balances else "",
         "final": final,
-        "transfers": [_sentence(t.payer, t.payee, t.cents, money) for t in settled.transfers],
+        "transfers": [_sentence(t.payer, t.payee, t.cents, money=money) for t in settled.transfers],
         "suit_names": {suit: str(name) for suit, name in SUIT_NAMES.items()},
         "chart_uri": "data:image/svg+xml;base64," + base64.b64encode(chart.encode()).decode(),
         "printed": clock.printed_now(),
@@ -218,7 +218,7 @@ def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
     }
 
 
-def _columns(game: Game, system: Any, players: list[str], has_pot: bool) -> list[Column]:
+def _columns(game: Game, system: Any, players: list[str], *, has_pot: bool) -> list[Column]:
     """The hand table's columns: what a hand was, then a column per player and the pot."""
     return [
         Column("nr", _("No."), "nr"),
@@ -235,7 +235,7 @@ def _columns(game: Game, system: Any, players: list[str], has_pot: bool) -> list
 
 
 def _pages(
-    records: list[DbRow], columns: list[Column], sheet: _Sheet, header_height: int
+    records: list[DbRow], columns: list[Column], sheet: _Sheet, *, header_height: int
 ) -> list[Chunk]:
     """The hand table's rows, cut into pages: the first page has the header above it."""
     per_page = (PAGE_CONTENT - HEAD - 2 * SUM_ROW - SLACK) // LINE
@@ -249,7 +249,7 @@ def _pages(
 
 
 def _final_lines(
-    players: list[str], balances: dict[str, int], settled: dict[str, int], money: Any
+    players: list[str], balances: dict[str, int], settled: dict[str, int], *, money: Any
 ) -> list[dict[str, str]]:
     """Each player's balance by the ledger, his share of what the pot kept, and the two
     together: what the settle-up pays."""
@@ -517,11 +517,11 @@ extras that fit stay on the hand's line, longer ones get a line of their own."""
 
 def _contract_text(game: Game, facts: dict[str, Any]) -> str:
     """The contract's word alone: the bid has its column, the rest its own line."""
-    return _said_word(game.id, facts["contract"], facts.get("trump"), words.current().locale)
+    return _said_word(game.id, facts["contract"], facts.get("trump"), locale=words.current().locale)
 
 
 @lru_cache(maxsize=256)
-def _said_word(game_id: str, contract: str, trump: str | None, locale: str) -> str:
+def _said_word(game_id: str, contract: str, trump: str | None, *, locale: str) -> str:
     # A sheet names the same few contracts hundreds of times: each is said once a locale.
     return say(GAMES[game_id].contract_word({"contract": contract, "trump": trump}))
 
@@ -541,7 +541,7 @@ def _bid_text(bid: Any) -> str:
     return str(bid) if isinstance(bid, int) and bid > 61 else ""
 
 
-def _sentence(payer: str, payee: str, cents: int, money: Any) -> str:
+def _sentence(payer: str, payee: str, cents: int, *, money: Any) -> str:
     """'Berta zahlt Anton 1,20 €'."""
     if payee == POT:
         return _("%(payer)s pays %(amount)s into the Haferl", payer=payer, amount=money(cents))

@@ -137,7 +137,7 @@ def _hand_to_printer(
                 return path.read_bytes()
             if len(_printing) >= QUEUED:
                 raise PrinterBusy("too many papers are waiting for the printer")
-            older = [w for p, w in _printing.items() if _older(p, path, name, version)]
+            older = [w for p, w in _printing.items() if _older(p, path, name, version=version)]
             job = _printer.submit(
                 _print,
                 page,
@@ -227,7 +227,7 @@ def _make_room(folder: Path, room: int) -> None:
         total -= size
 
 
-def _older(other: Path, path: Path, name: str, version: str) -> bool:
+def _older(other: Path, path: Path, name: str, *, version: str) -> bool:
     """Whether `other` is another version of paper `name` (in any language)."""
     return (
         other.parent == path.parent

@@ -58,7 +58,7 @@ def season_chart(players: Sequence[str], series: dict[str, list[int]]) -> str:
     )
 
 
-def season_pdf(group: Group, season: int, lang: str, desk: Desk) -> bytes:
+def season_pdf(group: Group, season: int, lang: str, *, desk: Desk) -> bytes:
     """The season report in `lang`, printed once per version of the group and its evenings
     (`scorer.reports.printing`)."""
 
@@ -120,7 +120,7 @@ CSV_HEADER = ("season", "date", "evening", "player", "cents", "euros")
 
 
 def season_csv_rows(
-    group: Group, season: int, clock: Clock, lang: str = "de"
+    group: Group, season: int, clock: Clock, *, lang: str = "de"
 ) -> Iterator[Sequence[Any]]:
     """One row per evening and player of the season: what he won or lost that evening, in
     euros as a spreadsheet in `lang` reads a number ('-1,20', '-1.20')."""

@@ -49,7 +49,7 @@ def tournament_page(number: int) -> str:
     return f"turnier-{number}.html"
 
 
-def tournament_site(tournament: Tournament, club: str, lang: str, desk: Desk) -> bytes:
+def tournament_site(tournament: Tournament, club: str, lang: str, *, desk: Desk) -> bytes:
     """A finished tournament's website: its overview with the rules, its final standings
     and one page per round with each table's players and points."""
     rounds = round_tables(tournament)

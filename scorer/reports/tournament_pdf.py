@@ -166,7 +166,7 @@ def seats_by_name(round_: TournamentRound) -> list[tuple[str, int]]:
 
 
 def cards_pdf(
-    round_: TournamentRound, lang: str, desk: Desk, table_url: Callable[[str], str]
+    round_: TournamentRound, lang: str, desk: Desk, *, table_url: Callable[[str], str]
 ) -> bytes:
     """One A6 card per table: its number, its players in seating order, the QR code of its
     table page (`table_url` of its key), and the rules' mark."""

@@ -40,7 +40,7 @@ def till(tournament: Tournament) -> Till:
         tournament.entry_fee_cents,
         tournament.prize_plan.get("pool_percent", 100),
         tournament.prize_plan.get("prizes"),
-        tournament.prize_plan.get("pool_cents"),
+        pool_cents=tournament.prize_plan.get("pool_cents"),
     )
     field = present(tournament)
     paid = [p for p in field if p.fee == "paid"]

@@ -82,4 +82,4 @@ def stored_first(session: TableSession, row: dict[str, Any], voided: bool) -> Ha
             hand=summary,
         )
     )
-    return HandExists(said, row, voided, following)
+    return HandExists(said, row, voided, next_number=following)

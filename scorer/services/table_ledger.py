@@ -289,7 +289,7 @@ def refold(session: TableSession, from_number: int = 1) -> LedgerState:
     ).all()
     cached = []
     for row in later:
-        entry, state = ledger.play(state, row.number, Hand.from_json(row.facts), row.dealer)
+        entry, state = ledger.play(state, row.number, Hand.from_json(row.facts), dealer=row.dealer)
         cached.append({"hand_id": row.id, **cached_columns(entry, state)})
     if cached:
         hands = HandRecord.__table__

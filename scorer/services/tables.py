@@ -126,7 +126,7 @@ def record_hand(session: TableSession, command: RecordHand) -> tuple[HandRecord,
     check_not_entered_since(session, hand, command.begun, number=command.number)
     ledger = ledger_for(session)
     number = session.hand_count + 1
-    entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer)
+    entry, state = ledger.play(LedgerState.from_json(session.state), number, hand, dealer=dealer)
     now = utcnow()
     stored = {
         "session_id": session.id,

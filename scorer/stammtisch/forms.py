@@ -63,7 +63,7 @@ def rules_form(
 ) -> GroupRulesForm:
     """The rules form of a group, filled with its rules (or `system`'s defaults when the
     group plays another system now); without the parameters in `skip`."""
-    form = with_params(GroupRulesForm, game, system, skip)(
+    form = with_params(GroupRulesForm, game, system, skip=skip)(
         formdata=formdata, data=params_data(game, system, stored)
     )
     form.system.data = system.id

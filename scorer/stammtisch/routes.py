@@ -346,7 +346,7 @@ def season_pdf():
     """The season report, printed: standings, chart, the evenings, the Haferl's history, in
     the reader's language."""
     number = chosen_season()
-    body = season.season_pdf(g.group, number, file_language(), desk())
+    body = season.season_pdf(g.group, number, file_language(), desk=desk())
     return Response(
         body,
         mimetype="application/pdf",
@@ -358,7 +358,7 @@ def season_pdf():
 def season_csv():
     """The season as a spreadsheet in the reader's language (`exports.routes.csv_response`)."""
     lang, number = file_language(), chosen_season()
-    rows = season.season_csv_rows(g.group, number, desk().clock, lang)
+    rows = season.season_csv_rows(g.group, number, desk().clock, lang=lang)
     return csv_response(rows, f'attachment; filename="saison-{number}.csv"', lang)
 
 

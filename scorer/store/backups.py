@@ -289,7 +289,7 @@ def set_aside(database: Path, label: str, now: datetime | None = None) -> Path |
 
 
 def keep_daily(
-    database: Path, directory: Path, parent: int, check_every: float = CHECK_EVERY
+    database: Path, directory: Path, parent: int, *, check_every: float = CHECK_EVERY
 ) -> None:
     """Runs beside the server (`python -m scorer.store.backups keep …`, started by scorer.serve):
     takes a backup whenever the newest one is a day old, and ends with the server (its
@@ -316,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     keep.add_argument("--check-every", type=float, default=CHECK_EVERY)
     args = parser.parse_args(argv)
     with contextlib.suppress(KeyboardInterrupt):
-        keep_daily(args.database, args.dir, args.parent, args.check_every)
+        keep_daily(args.database, args.dir, args.parent, check_every=args.check_every)
     return 0
 
 

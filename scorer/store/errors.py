@@ -23,7 +23,7 @@ class HandExists(Conflict):
     `voided` whether it was struck out since; `next_number` is the number a hand sent now
     would get."""
 
-    def __init__(self, message: Msg, hand: Mapping[str, Any], voided: bool, next_number: int):
+    def __init__(self, message: Msg, hand: Mapping[str, Any], voided: bool, *, next_number: int):
         super().__init__(message)
         self.hand, self.voided, self.next_number = hand, voided, next_number
 

@@ -51,16 +51,16 @@ def edit_preview(number: int):
     form = table_hand_form(formdata=request.form)
     form.declarer.choices = declarers(record)
     state = table_ledger.state_before(g.table, number)
-    return render_preview(form, state, number, record.dealer)
+    return render_preview(form, state, number, dealer=record.dealer)
 
 
-def render_preview(form, state: LedgerState, number: int, dealer: str | None = None):
+def render_preview(form, state: LedgerState, number: int, *, dealer: str | None = None):
     missing = still_open(form, GAMES[g.table.game])
     if missing:
         return render_template("_preview.html", missing=missing)
     try:
         hand = hand_from_form(form)
-        entry, _state = table_ledger.ledger_for(g.table).play(state, number, hand, dealer)
+        entry, _state = table_ledger.ledger_for(g.table).play(state, number, hand, dealer=dealer)
     except RuleError as exc:
         return render_template(
             "_preview.html",

@@ -304,6 +304,7 @@ def render_table(
     form,
     status: int = 200,
     conflict: dict[str, Any] | None = None,
+    *,
     refilled: int | None = None,
 ):
     table = g.table

@@ -142,7 +142,7 @@ def seating(key: str, number: int):
 def cards_pdf(tournament_id: int, number: int):
     tournament = own(tournament_id)
     round_ = round_of(tournament, number)
-    cards = tournament_pdf.cards_pdf(round_, file_language(), desk(), table_address)
+    cards = tournament_pdf.cards_pdf(round_, file_language(), desk(), table_url=table_address)
     return pdf_response(cards, f"tischkarten-runde-{round_.number}.pdf")
 
 

@@ -81,7 +81,7 @@ def rate_from_text(text: str) -> Fraction:
         raise ValidationError(_("a number such as 0.5")) from None
 
 
-def with_params(base: type[FlaskForm], game: Game, system: System, skip=frozenset()):
+def with_params(base: type[FlaskForm], game: Game, system: System, *, skip=frozenset()):
     """`base` with a field for every parameter `game` offers with `system` (but `skip`):
     the rules-and-amounts part of the new-table, group and tournament forms."""
 
@@ -193,7 +193,7 @@ def param_field(param: Param) -> Field:
     )
 
 
-def params_from_form(form, game: Game, system: System, skip=frozenset()) -> dict[str, Any]:
+def params_from_form(form, game: Game, system: System, *, skip=frozenset()) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for param in game.offered_params(system):
         if param.name in skip:
