@@ -44,6 +44,52 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(PROJECT_ROOT / "static"),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    _configure(app, test_config)
+
+    @app.teardown_appcontext
+    def end_write(exc: BaseException | None) -> None:
+        """A request that took its turn to write gives it back, however it ended
+        (registered before Flask-SQLAlchemy's, so it runs after the session is closed)."""
+        release_writer()
+
+    # Flask's default provider (typed as the base class, which has no sort_keys).
+    cast(DefaultJSONProvider, app.json).sort_keys = False
+    app.url_map.converters["n"] = NumberConverter
+    db.init_app(app)
+    with app.app_context():
+        connections.prepare(db.engine)
+        release_at_the_end(db.engine)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    # The reader's language first: the refusals of the hooks after it are in it.
+    i18n_reader.init_app(app)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    limiter.init_app(app)
+    compress.init_app(app)
+    security.init_app(app)
+    app.extensions["desk"] = Desk(
+        templates=PROJECT_ROOT / "templates",
+        static=PROJECT_ROOT / "static",
+        cache=Path(app.config["PDF_CACHE"]),
+        clock=Clock(app.config.get("TIMEZONE", TIMEZONE)),
+        cache_bytes=int(app.config.get("PDF_CACHE_BYTES", PDF_CACHE_BYTES)),
+    )
+
+    from scorer import (
+        api,
+        web,  # noqa: F401  (models: for migrations)
+    )
+
+    _guard_bodies(app)
+    app.register_blueprint(api.bp)
+    web.init_app(app)
+    cli.register(app)  # `flask scorer create-organiser`, `backup` and `restore`
+    return app
+
+
+def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    """The defaults, then instance/config.py, then SCORER_* from the environment, then the
+    tests' own; a secret key of the instance's where none is given."""
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'haferl.sqlite3'}",
         SQLALCHEMY_ENGINE_OPTIONS={},
@@ -81,39 +127,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
-    @app.teardown_appcontext
-    def end_write(exc: BaseException | None) -> None:
-        """A request that took its turn to write gives it back, however it ended
-        (registered before Flask-SQLAlchemy's, so it runs after the session is closed)."""
-        release_writer()
 
-    # Flask's default provider (typed as the base class, which has no sort_keys).
-    cast(DefaultJSONProvider, app.json).sort_keys = False
-    app.url_map.converters["n"] = NumberConverter
-    db.init_app(app)
-    with app.app_context():
-        connections.prepare(db.engine)
-        release_at_the_end(db.engine)
-    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
-    # The reader's language first: the refusals of the hooks after it are in it.
-    i18n_reader.init_app(app)
-    csrf.init_app(app)
-    login_manager.init_app(app)
-    limiter.init_app(app)
-    compress.init_app(app)
-    security.init_app(app)
-    app.extensions["desk"] = Desk(
-        templates=PROJECT_ROOT / "templates",
-        static=PROJECT_ROOT / "static",
-        cache=Path(app.config["PDF_CACHE"]),
-        clock=Clock(app.config.get("TIMEZONE", TIMEZONE)),
-        cache_bytes=int(app.config.get("PDF_CACHE_BYTES", PDF_CACHE_BYTES)),
-    )
-
-    from scorer import (
-        api,
-        web,  # noqa: F401  (models: for migrations)
-    )
+def _guard_bodies(app: Flask) -> None:
+    """An archive's own body limit, and no NUL character near the database."""
 
     @app.url_value_preprocessor
     def allow_archive_uploads(endpoint: str | None, values: dict | None) -> None:
@@ -128,11 +144,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         values = [request.path, *request.args.values(), *request.form.values()]
         if any("\x00" in value for value in values):
             abort(400, gettext("Text may not contain a NUL character."))
-
-    app.register_blueprint(api.bp)
-    web.init_app(app)
-    cli.register(app)  # `flask scorer create-organiser`, `backup` and `restore`
-    return app
 
 
 def _driver_url(url: str) -> str:

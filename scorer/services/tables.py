@@ -98,30 +98,10 @@ def record_hand(session: TableSession, command: RecordHand) -> tuple[HandRecord,
     and a number beyond the next is refused. `begun`: the number the hand was begun as, when
     the device's form moved on since (see `hand_numbers.check_not_entered_since`)."""
     hand, dealer, idempotency_key = command.hand, command.dealer, command.idempotency_key
-    if idempotency_key:
-        existing = db.session.scalar(
-            select(HandRecord).where(
-                HandRecord.session_id == session.id, HandRecord.idempotency_key == idempotency_key
-            )
-        )
-        if existing is not None:
-            if existing.facts != hand.to_json() or (dealer and dealer != existing.dealer):
-                raise RuleError.one(
-                    "Idempotency-Key", msg("was used before for a different hand: use a new key")
-                )
-            return existing, False
-    _require_open(session)
-    if session.done:
-        raise Conflict(
-            msg("all %(count)s hands of this table are entered", count=session.hands_planned)
-        )
-    if session.hand_count >= MAX_EVENING_HANDS:
-        raise Conflict(
-            msg(
-                "an evening holds at most %(count)s hands: start a new table",
-                count=MAX_EVENING_HANDS,
-            )
-        )
+    existing = _sent_before(session, command)
+    if existing is not None:
+        return existing, False
+    _require_room(session)
     check_number(session, command.number)
     check_not_entered_since(session, hand, command.begun, number=command.number)
     ledger = ledger_for(session)
@@ -154,6 +134,43 @@ def record_hand(session: TableSession, command: RecordHand) -> tuple[HandRecord,
         set_committed_value(session, name, value)
     record = HandRecord(**stored)  # what was stored, for the answer; not in the ORM session
     return record, True
+
+
+def _sent_before(session: TableSession, command: RecordHand) -> HandRecord | None:
+    """The hand stored with the command's Idempotency-Key (a retry), or None; the same key
+    with a different hand is refused."""
+    if not command.idempotency_key:
+        return None
+    existing = db.session.scalar(
+        select(HandRecord).where(
+            HandRecord.session_id == session.id,
+            HandRecord.idempotency_key == command.idempotency_key,
+        )
+    )
+    if existing is not None:
+        dealer = command.dealer
+        if existing.facts != command.hand.to_json() or (dealer and dealer != existing.dealer):
+            raise RuleError.one(
+                "Idempotency-Key", msg("was used before for a different hand: use a new key")
+            )
+    return existing
+
+
+def _require_room(session: TableSession) -> None:
+    """An open table with a hand still to play: not closed, not all its planned hands
+    entered, not at the most hands an evening holds."""
+    _require_open(session)
+    if session.done:
+        raise Conflict(
+            msg("all %(count)s hands of this table are entered", count=session.hands_planned)
+        )
+    if session.hand_count >= MAX_EVENING_HANDS:
+        raise Conflict(
+            msg(
+                "an evening holds at most %(count)s hands: start a new table",
+                count=MAX_EVENING_HANDS,
+            )
+        )
 
 
 @unit_of_work

@@ -218,8 +218,8 @@ def _import_results(tournament: Tournament, archive: TournamentArchive) -> None:
     tournament.finished_at = archive.finished_at
 
 
-def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
-    where = f"rounds[{archived.number - 1}]"
+def _require_importable(tournament: Tournament, archived: ArchivedRound, where: str) -> None:
+    """The round before is closed, and the clubs kept together are of players here."""
     previous = tournament.round_list[-1] if tournament.round_list else None
     if previous is not None and not previous.closed:
         raise RuleError.one(
@@ -233,6 +233,11 @@ def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
                 f"{where}.clubs_together",
                 msg("no player called %(name)s in this tournament", name=stranger),
             )
+
+
+def _import_round(tournament: Tournament, archived: ArchivedRound) -> None:
+    where = f"rounds[{archived.number - 1}]"
+    _require_importable(tournament, archived, where)
     playing = {p.name for p in tournament.players if p.plays_in(archived.number)}
     round_ = TournamentRound(
         tournament_id=tournament.id,

@@ -9,7 +9,7 @@ Each tournament table is an ordinary table session scored in points (RULES §5):
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import func, select
@@ -165,25 +165,8 @@ def draw_round(
     session for each: at random avoiding repeat table-mates, or by the standings (the
     leaders at table 1); club-mates apart (`keep_apart="club"`) as far as the numbers
     allow; `fixed` players keep a table from now on (None: no longer)."""
-    policies.require_running(tournament)
-    number = next_round_number(tournament)
-    if number > tournament.rounds:
-        raise TournamentError(msg("all %(count)s rounds have been drawn", count=tournament.rounds))
-    current = current_round(tournament)
-    if current is not None and not current.closed:
-        raise TournamentError(msg("round %(number)s is not closed yet", number=current.number))
-    playing = [p for p in tournament.players if p.plays_in(number)]
+    number, playing = _next_draw(tournament)
     names = [p.name for p in playing]
-    try:
-        table_sizes(len(names))
-    except ValueError:
-        raise TournamentError(
-            msg(
-                "round %(number)s has only %(count)s players: at least 3 are needed",
-                number=number,
-                count=len(names),
-            )
-        ) from None
     _keep_tables(tournament, fixed or {})
     previous = [[t.session.players for t in r.tables] for r in tournament.round_list]
     seed = (tournament.seed + 7919 * number) % 2**31
@@ -213,21 +196,7 @@ def draw_round(
         clubs_together=[list(pair) for pair in seated.together],
     )
     tournament.round_list.append(round_)
-    for index, players in enumerate(seatings, start=1):
-        session = tables.create_session(
-            commands.open_table(
-                # Names from before MAX_TOURNAMENT_NAME may be longer: cut to fit.
-                name=f"{tournament.name[:MAX_TOURNAMENT_NAME]} · Runde {number} · Tisch {index}",
-                game=tournament.game,
-                system=tournament.system,
-                params=tournament.params,
-                players=players,
-                first_dealer=players[0],
-                scoring="points",
-                hands_planned=hands_for(tournament, len(players)),
-            )
-        )
-        round_.tables.append(TournamentTable(number=index, session_id=session.id, session=session))
+    _open_tables(tournament, round_, seatings)
     director.log(
         tournament,
         "draw",
@@ -239,6 +208,51 @@ def draw_round(
     )
     db.session.flush()
     return round_
+
+
+def _next_draw(tournament: Tournament) -> tuple[int, list[TournamentPlayer]]:
+    """The number of the round to draw and who plays in it, or why it cannot be drawn."""
+    policies.require_running(tournament)
+    number = next_round_number(tournament)
+    if number > tournament.rounds:
+        raise TournamentError(msg("all %(count)s rounds have been drawn", count=tournament.rounds))
+    current = current_round(tournament)
+    if current is not None and not current.closed:
+        raise TournamentError(msg("round %(number)s is not closed yet", number=current.number))
+    playing = [p for p in tournament.players if p.plays_in(number)]
+    try:
+        table_sizes(len(playing))
+    except ValueError:
+        raise TournamentError(
+            msg(
+                "round %(number)s has only %(count)s players: at least 3 are needed",
+                number=number,
+                count=len(playing),
+            )
+        ) from None
+    return number, playing
+
+
+def _open_tables(
+    tournament: Tournament, round_: TournamentRound, seatings: Sequence[Sequence[str]]
+) -> None:
+    """A table of the round for each seating, scoring points, its hands planned."""
+    for index, players in enumerate(seatings, start=1):
+        session = tables.create_session(
+            commands.open_table(
+                # Names from before MAX_TOURNAMENT_NAME may be longer: cut to fit.
+                name=f"{tournament.name[:MAX_TOURNAMENT_NAME]} · Runde {round_.number} · "
+                f"Tisch {index}",
+                game=tournament.game,
+                system=tournament.system,
+                params=tournament.params,
+                players=players,
+                first_dealer=players[0],
+                scoring="points",
+                hands_planned=hands_for(tournament, len(players)),
+            )
+        )
+        round_.tables.append(TournamentTable(number=index, session_id=session.id, session=session))
 
 
 def _keep_tables(tournament: Tournament, fixed: Mapping[str, int | None]) -> None:

@@ -1,4 +1,4 @@
-"""The pages: the table blueprint, template helpers and the app-wide error pages."""
+"""The pages: their blueprints, template helpers and the app-wide error pages."""
 
 from __future__ import annotations
 
@@ -41,6 +41,12 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(stammtisch.bp)
+    _template_helpers(app)
+    _error_pages(app)
+
+
+def _template_helpers(app: Flask) -> None:
+    """The filters and globals the templates write money, points and messages with."""
     app.jinja_env.filters["euro"] = euros
     app.jinja_env.filters["amount"] = format_amount
     app.jinja_env.filters["pot_short"] = pot_short
@@ -61,6 +67,11 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def live_poll() -> dict[str, bool]:
         return {"live_poll": is_live_poll()}
+
+
+def _error_pages(app: Flask) -> None:
+    """Every refusal a page in the reader's words (a JSON error under /api/): HTTP errors,
+    a paper still printing, a busy printer or database, a full disk."""
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
