@@ -7,7 +7,7 @@ hand is scored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, cast
 
 from scorer.domain.cardpoints import declarer_points
@@ -53,6 +53,30 @@ def parse_players(value: Any, field: str = "players") -> list[str]:
     return names
 
 
+def _card_points(
+    data: Mapping[str, Any], game: Game, bad: Callable[[str, Msg], None]
+) -> int | None:
+    """The declarer's card points of a hand: as given, or from the defenders'."""
+    points = data.get("points")
+    defender_points = data.get("defender_points")
+    if points is not None and not is_whole(points):
+        bad("points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
+    if defender_points is None:
+        return points
+    if not is_whole(defender_points):
+        bad("defender_points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
+    elif points is not None:
+        bad("defender_points", msg("give the declarer's points or the defenders', not both"))
+    else:
+        try:
+            return declarer_points(defender_points, game.total)
+        except RuleError as exc:
+            for field, messages in exc.fields.items():
+                for message in messages:
+                    bad(field, message)
+    return points
+
+
 def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELDS) -> Hand:
     """A Hand from its JSON object; keys outside `fields` are refused."""
     if not isinstance(data, dict):
@@ -80,20 +104,7 @@ def parse_hand(data: Any, game: Game, *, fields: Collection[str] = REQUEST_FIELD
         bid = 61
     if not (is_whole(bid) or bid == "durch"):
         bad("bid", msg("must be 61..116 in steps of 5 or 'durch'"))
-    points = data.get("points")
-    defender_points = data.get("defender_points")
-    if points is not None and not is_whole(points):
-        bad("points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
-    if defender_points is not None:
-        if not is_whole(defender_points):
-            bad("defender_points", msg("must be a whole number 0..%(maximum)s", maximum=game.total))
-        elif points is not None:
-            bad("defender_points", msg("give the declarer's points or the defenders', not both"))
-        else:
-            try:
-                points = declarer_points(defender_points, game.total)
-            except RuleError as exc:
-                errors.update(exc.fields)
+    points = _card_points(data, game, bad)
     flags = {}
     for flag in ("all_tricks", "no_tricks"):
         flags[flag] = False if data.get(flag) is None else data[flag]

@@ -10,7 +10,7 @@ evening again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -280,13 +280,7 @@ class Ledger:
         state = self.ready(state, number)
         seated = self.seated(state)
         dealer = dealer or state.next_dealer
-        if dealer not in seated:
-            raise RuleError.one("dealer", msg("must be one of the players"))
-        active, sitting_out = self.seats(dealer, seated)
-        if hand.declarer == sitting_out:
-            raise RuleError.one(
-                "declarer", msg("%(dealer)s deals and sits out this hand", dealer=sitting_out)
-            )
+        active, sitting_out = self._dealt(hand, dealer, seated)
         if hand.dealer is None:
             hand = replace(hand, dealer=dealer)
         new = LedgerState.from_json(state.to_json())
@@ -303,11 +297,7 @@ class Ledger:
         net = score.net([*new.balances, POT])
         if self.points_only:
             net[POT] = 0
-        for account, cents in net.items():
-            if account == POT:
-                new.pot += cents
-            else:
-                new.balances[account] += cents
+        _post(new, net)
         round_end = self.has_pot and new.pot == 0
         new.round_over = round_end
         new.next_dealer = self.next_after(dealer, seated)
@@ -332,6 +322,20 @@ class Ledger:
             balances_after=dict(new.balances),
         )
         return entry, new
+
+    def _dealt(
+        self, hand: Hand, dealer: str, seated: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], str | None]:
+        """Who plays the hand `dealer` deals, and who sits out; refused where the dealer
+        does not sit at the table or the declarer sits out."""
+        if dealer not in seated:
+            raise RuleError.one("dealer", msg("must be one of the players"))
+        active, sitting_out = self.seats(dealer, seated)
+        if hand.declarer == sitting_out:
+            raise RuleError.one(
+                "declarer", msg("%(dealer)s deals and sits out this hand", dealer=sitting_out)
+            )
+        return active, sitting_out
 
     def fold(
         self, hands: Iterable[tuple[int, Hand, str | None]]
@@ -364,6 +368,15 @@ class Ledger:
             state.balances[player] -= self.stake
         state.pot += self.stake * len(seated)
         state.stakes_paid += 1
+
+
+def _post(state: LedgerState, net: Mapping[str, int]) -> None:
+    """A hand's `net` posted: the pot's into the pot, each player's into his balance."""
+    for account, cents in net.items():
+        if account == POT:
+            state.pot += cents
+        else:
+            state.balances[account] += cents
 
 
 def final_balances(

@@ -17,45 +17,55 @@ from scorer.domain.registry import Deal, Draft, System, register_system
 
 
 def pay(deal: Deal) -> Draft:
-    params, hand = deal.params, deal.hand
-    unit = params["unit_cents"]
-    p, target = deal.points, deal.target
-    result = outcome(deal, params["tie"])
+    result = outcome(deal, deal.params["tie"])
     if result == "draw":
         return tie_draft()
-    won = result == "won"
-    if hand.contract == "frage":
-        # A raised Frage (param pickup_raises) counts from its bid instead of 61.
-        if won:
-            m = 1 + (p - target) // 5
-            lines = [Line(msg("Frage won, took %(points)s", points=p), units=1)]
-            if m > 1:
-                over = msg_n(
-                    "%(num)s more five over %(target)s",
-                    "%(num)s more fives over %(target)s",
-                    m - 1,
-                    target=target,
-                )
-                lines.append(Line(over, units=m - 1))
-            pays = msg("the Haferl pays %(units)s × %(unit)s ct", units=m, unit=unit)
-            lines.append(Line(pays, cents=m * unit))
-            return Draft("won", pot_pays_declarer(deal, m * unit), lines)
-        m = 1 + (target - 1 - p) // 5
-        lines = [Line(msg("Frage lost, took %(points)s", points=p), units=1)]
+    if deal.hand.contract == "frage":
+        return _frage(deal, won=result == "won")
+    return _hand_game(deal, won=result == "won")
+
+
+def _frage(deal: Deal, *, won: bool) -> Draft:
+    """A Frage: one unit, and one more for each five over (or under) the target; the
+    Haferl pays a won one, and half of a lost one."""
+    unit, p, target = deal.params["unit_cents"], deal.points, deal.target
+    # A raised Frage (param pickup_raises) counts from its bid instead of 61.
+    if won:
+        m = 1 + (p - target) // 5
+        lines = [Line(msg("Frage won, took %(points)s", points=p), units=1)]
         if m > 1:
-            lines.append(Line(more_fives_short(m - 1), units=m - 1))
-        lines.append(
-            Line(
-                msg(
-                    "%(units)s × %(unit)s ct to each defender: one from the declarer, "
-                    "one from the Haferl",
-                    units=m,
-                    unit=unit,
-                ),
-                cents=m * unit,
+            over = msg_n(
+                "%(num)s more five over %(target)s",
+                "%(num)s more fives over %(target)s",
+                m - 1,
+                target=target,
             )
+            lines.append(Line(over, units=m - 1))
+        pays = msg("the Haferl pays %(units)s × %(unit)s ct", units=m, unit=unit)
+        lines.append(Line(pays, cents=m * unit))
+        return Draft("won", pot_pays_declarer(deal, m * unit), lines)
+    m = 1 + (target - 1 - p) // 5
+    lines = [Line(msg("Frage lost, took %(points)s", points=p), units=1)]
+    if m > 1:
+        lines.append(Line(more_fives_short(m - 1), units=m - 1))
+    lines.append(
+        Line(
+            msg(
+                "%(units)s × %(unit)s ct to each defender: one from the declarer, "
+                "one from the Haferl",
+                units=m,
+                unit=unit,
+            ),
+            cents=m * unit,
         )
-        return Draft("lost", lost_half_from_pot(deal, m * unit), lines)
+    )
+    return Draft("lost", lost_half_from_pot(deal, m * unit), lines)
+
+
+def _hand_game(deal: Deal, *, won: bool) -> Draft:
+    """A hand game with its bid: two units for each five over it (and two for the game),
+    or two for each five short; paid between the declarer and each defender."""
+    unit, p, target = deal.params["unit_cents"], deal.points, deal.target
     if won:
         fives = (p - target) // 5
         m = 2 + 2 * fives
@@ -82,7 +92,7 @@ def pay(deal: Deal) -> Draft:
         else msg("%(units)s × %(unit)s ct to each defender")
     )
     lines.append(Line(each.with_args(units=m, unit=unit), cents=m * unit))
-    return Draft(result, direct(deal, m * unit, won), lines)
+    return Draft("won" if won else "lost", direct(deal, m * unit, won), lines)
 
 
 register_system(

@@ -31,12 +31,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from scorer.domain import seating
 from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
+
+T = TypeVar("T")
 
 UNIT_PARAMS = ("unit_cents", "point_cents")
 """Parameters that give the value of one unit in cents: in a tournament a unit is a point."""
@@ -204,51 +206,19 @@ def ranked(
     """
     if len(set(players)) != len(players):
         raise ValueError("a player is named twice")
-    per_round = {name: [0] * rounds for name in players}
-    wins = dict.fromkeys(players, 0)
-    losses = dict.fromkeys(players, 0)
     adjusted = {name: 0 for name in players}
     for name, points in (adjustments or {}).items():
         if name not in adjusted:
             raise ValueError(f"{name!r} is not a player of this tournament")
         adjusted[name] += points
-    last_played = 0
-    for table in tables:
-        if not table.hands:
-            continue
-        if not 1 <= table.round <= rounds:
-            raise ValueError(f"hand in round {table.round}, but the rounds are 1..{rounds}")
-        last_played = max(last_played, table.round)
-        for name, points in table.points.items():
-            if name == POT:
-                continue
-            if name not in per_round:
-                raise ValueError(f"{name!r} is not a player of this tournament")
-            per_round[name][table.round - 1] += points
-        for name, won in table.wins.items():
-            if name not in wins:
-                raise ValueError(f"{name!r} is not a player of this tournament")
-            wins[name] += won
-        for name, lost in table.losses.items():
-            if name not in losses:
-                raise ValueError(f"{name!r} is not a player of this tournament")
-            losses[name] += lost
-
-    def last(name: str) -> int:
-        return per_round[name][last_played - 1] if last_played else 0
-
+    tally = _Tally.of(players, tables, rounds)
+    per_round, wins, losses, last = tally.per_round, tally.wins, tally.losses, tally.last_round
     brought = {name: (carried or {}).get(name, 0) for name in players}
 
     def total(name: str) -> int:
         return sum(per_round[name]) + adjusted[name] + brought[name]
 
-    deciders: dict[str, Callable[[str], int]] = {
-        "wins": lambda name: -wins[name],
-        "best_round": lambda name: -max(per_round[name][:last_played], default=0),
-        "fewest_losses": lambda name: losses[name],
-        "last_round": lambda name: -last(name),
-        "draw": lambda name: drawn_order(seed, name),
-    }
+    deciders = tally.deciders(seed)
     chosen = [deciders[tie_break] for tie_break in tie_breaks]
 
     def key(name: str) -> tuple[int, ...]:
@@ -272,6 +242,61 @@ def ranked(
             )
         )
     return result
+
+
+@dataclass
+class _Tally:
+    """What the tables of a tournament add up to for each player: points per round, wins
+    and losses as declarer; and the last round with a hand played (0: none yet)."""
+
+    per_round: dict[str, list[int]]
+    wins: dict[str, int]
+    losses: dict[str, int]
+    last: int = 0
+
+    @classmethod
+    def of(cls, players: Sequence[str], tables: Iterable[TableScore], rounds: int) -> _Tally:
+        tally = cls(
+            {name: [0] * rounds for name in players},
+            dict.fromkeys(players, 0),
+            dict.fromkeys(players, 0),
+        )
+        for table in tables:
+            if table.hands:
+                tally.add(table, rounds)
+        return tally
+
+    def last_round(self, name: str) -> int:
+        """What `name` scored in the last round played (0 before any)."""
+        return self.per_round[name][self.last - 1] if self.last else 0
+
+    def deciders(self, seed: int) -> dict[str, Callable[[str], int]]:
+        """Each tie-break (`TIE_BREAKS`) as a key: lower decides for the player."""
+        return {
+            "wins": lambda name: -self.wins[name],
+            "best_round": lambda name: -max(self.per_round[name][: self.last], default=0),
+            "fewest_losses": lambda name: self.losses[name],
+            "last_round": lambda name: -self.last_round(name),
+            "draw": lambda name: drawn_order(seed, name),
+        }
+
+    def add(self, table: TableScore, rounds: int) -> None:
+        if not 1 <= table.round <= rounds:
+            raise ValueError(f"hand in round {table.round}, but the rounds are 1..{rounds}")
+        self.last = max(self.last, table.round)
+        for name, points in table.points.items():
+            if name != POT:
+                _of_the_field(self.per_round, name)[table.round - 1] += points
+        for name, won in table.wins.items():
+            self.wins[name] = _of_the_field(self.wins, name) + won
+        for name, lost in table.losses.items():
+            self.losses[name] = _of_the_field(self.losses, name) + lost
+
+
+def _of_the_field(counts: Mapping[str, T], name: str) -> T:
+    if name not in counts:
+        raise ValueError(f"{name!r} is not a player of this tournament")
+    return counts[name]
 
 
 def drawn_order(seed: int, name: str) -> int:

@@ -37,6 +37,7 @@ from scorer.domain.limits import (
 from scorer.domain.message import Msg, msg
 from scorer.domain.model import POT, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
+from scorer.domain.registry import Game
 from scorer.domain.scoring import Rules
 from scorer.domain.validation import contains_nul, is_whole
 
@@ -325,58 +326,72 @@ def _hands(
     seen: set[int] = set()
     for index, entry in enumerate(entries):
         where = f"hands[{index}]"
-        errors: dict[str, list[Msg]] = {}
-
-        def bad(field: str, message: Msg, where: str = where, *, errors=errors) -> None:
-            errors.setdefault(f"{where}.{field}" if field else where, []).append(message)
-
-        if not isinstance(entry, dict):
-            raise RuleError.one(where, msg("must be an object with number, dealer, hand, voided"))
-        unknown_fields(entry, HAND_ENTRY_FIELDS, bad)
-        number = entry.get("number")
-        if not is_whole(number):
-            bad("number", msg("must be a whole number"))
-        elif number in seen:
-            bad("number", msg("hand number %(number)s appears twice", number=number))
-        elif number != index + 1:
-            bad(
-                "number",
-                msg("must be %(number)s: hands are numbered 1, 2, 3, … in order", number=index + 1),
-            )
-        dealer = entry.get("dealer")
-        if dealer not in players:
-            bad("dealer", msg("must be one of the players"))
-        voided = entry.get("voided", False)
-        if not isinstance(voided, bool):
-            bad("voided", msg("must be true or false"))
+        full = hands_planned if hands_planned is not None and live >= hands_planned else None
+        imported = _entry(
+            entry, where, index, game=ledger.rules.game, players=players, seen=seen, full=full
+        )
+        seen.add(imported.number)
         try:
-            hand = parse_hand(entry.get("hand"), ledger.rules.game, fields=STORED_FIELDS)
-        except RuleError as exc:
-            hand = None
-            for field, messages in exc.fields.items():
-                for message in messages:
-                    bad("hand" if field == "hand" else f"hand.{field}", message)
-        if hands_planned is not None and live >= hands_planned:
-            bad(
-                "",
-                msg(
-                    "the table's %(count)s planned hands were all entered before it",
-                    count=hands_planned,
-                ),
-            )
-        if errors:
-            raise RuleError(errors)
-        # What passed the checks above (else they raised): a number, a player, a hand.
-        number, dealer, hand = cast(int, number), cast(str, dealer), cast(Hand, hand)
-        seen.add(number)
-        try:
-            _, after = ledger.play(state, number, hand, dealer=dealer)
+            _, after = ledger.play(state, imported.number, imported.hand, dealer=imported.dealer)
         except RuleError as exc:
             raise RuleError({f"{where}.hand.{k}": v for k, v in exc.fields.items()}) from exc
-        if not voided:
+        if not imported.voided:
             state = after
             live += 1
-        yield ImportedHand(number=number, dealer=dealer, hand=hand, voided=voided)
+        yield imported
+
+
+def _entry(
+    entry: Any,
+    where: str,
+    index: int,
+    *,
+    game: Game,
+    players: list[str],
+    seen: set[int],
+    full: int | None,
+) -> ImportedHand:
+    """Hand `index` of the file checked on its own (`full`: the number of the table's
+    planned hands, all in before it), or every bad field of it refused at once."""
+    errors: dict[str, list[Msg]] = {}
+
+    def bad(field: str, message: Msg) -> None:
+        errors.setdefault(f"{where}.{field}" if field else where, []).append(message)
+
+    if not isinstance(entry, dict):
+        raise RuleError.one(where, msg("must be an object with number, dealer, hand, voided"))
+    unknown_fields(entry, HAND_ENTRY_FIELDS, bad)
+    number = entry.get("number")
+    if not is_whole(number):
+        bad("number", msg("must be a whole number"))
+    elif number in seen:
+        bad("number", msg("hand number %(number)s appears twice", number=number))
+    elif number != index + 1:
+        bad(
+            "number",
+            msg("must be %(number)s: hands are numbered 1, 2, 3, … in order", number=index + 1),
+        )
+    dealer = entry.get("dealer")
+    if dealer not in players:
+        bad("dealer", msg("must be one of the players"))
+    voided = entry.get("voided", False)
+    if not isinstance(voided, bool):
+        bad("voided", msg("must be true or false"))
+    try:
+        hand = parse_hand(entry.get("hand"), game, fields=STORED_FIELDS)
+    except RuleError as exc:
+        hand = None
+        for field, messages in exc.fields.items():
+            for message in messages:
+                bad("hand" if field == "hand" else f"hand.{field}", message)
+    if full is not None:
+        bad("", msg("the table's %(count)s planned hands were all entered before it", count=full))
+    if errors:
+        raise RuleError(errors)
+    # What passed the checks above (else they raised): a number, a player, a hand.
+    return ImportedHand(
+        number=cast(int, number), dealer=cast(str, dealer), hand=cast(Hand, hand), voided=voided
+    )
 
 
 def _players(value: Any, bad, field: str = "players") -> list[str]:
