@@ -23,12 +23,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorer import create_app
-from scorer.auth.routes import create_organiser  # noqa: E402
 from scorer.domain import Hand  # noqa: E402
 from scorer.domain.commands import RecordHand
-from scorer.domain.tournament_commands import new_tournament
+from scorer.domain.tournament_commands import DrawRound, new_tournament
 from scorer.services import evenings  # noqa: E402
 from scorer.services import tournaments as ops  # noqa: E402
+from scorer.services.accounts import create_organiser  # noqa: E402
 from scorer.store.database import db, held_open
 from scorer.store.models import Tournament  # noqa: E402
 
@@ -67,7 +67,7 @@ def build(app) -> tuple[int, str, int, list[int]]:
         db.session.commit()
         sizes: list[int] = []
         for _ in range(ROUNDS):
-            round_ = ops.draw_round(tournament)
+            round_ = ops.draw_round(tournament, DrawRound())
             if not sizes:
                 sizes = [len(t.session.players) for t in round_.tables]
             for table in round_.tables:

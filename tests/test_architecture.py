@@ -111,3 +111,22 @@ def test_no_test_module_imports_another():
                 if name.startswith("tests.test_") or name.startswith("test_")
             ]
     assert found == []
+
+
+BENCHES = sorted((Path(__file__).resolve().parents[1] / "bench").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", BENCHES, ids=lambda p: p.name)
+def test_every_bench_script_still_imports(path, monkeypatch):
+    """A bench is run by hand, not by the suite: one whose imports went stale (a function
+    that moved) fails here, not on the next person who measures."""
+    import importlib.util
+    import sys
+
+    monkeypatch.syspath_prepend(str(path.parent))
+    name = f"bench_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    assert callable(getattr(module, "main", None)), f"{path.name} has no main()"

@@ -15,7 +15,7 @@ from scorer.api.errors import ApiError, error_response
 from scorer.auth import credentials
 from scorer.domain import RuleError, tournament_commands
 from scorer.domain.message import msg
-from scorer.domain.tournament_commands import Door, prize_plan
+from scorer.domain.tournament_commands import Door, DrawRound, prize_plan
 from scorer.extensions import limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
@@ -231,9 +231,8 @@ def read_tournament(tournament_id: int):
 def draw_round(tournament_id: int):
     tournament = own(tournament_id)
     body = read_body(bodies.Draw)
-    round_ = draws.draw_round(
-        tournament, seating=body.seating, keep_apart=body.keep_apart, fixed=body.fixed
-    )
+    command = DrawRound(body.seating, keep_apart=body.keep_apart, fixed=body.fixed or {})
+    round_ = draws.draw_round(tournament, command)
     return jsonify(round_to_json(round_)), 201
 
 

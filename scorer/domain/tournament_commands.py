@@ -1,7 +1,7 @@
-"""The commands of a tournament that carry what a person typed, and their builders: make
-it (`NewTournament`, with its `Door`), register a player (`Register`), open the public
-registration (`SetRegistration`), a gift to charity (`GiveToCharity`), a director's
-adjustment (`Adjust`).
+"""The commands of a tournament that carry what a person chose or typed, and their
+builders: make it (`NewTournament`, with its `Door`), draw a round (`DrawRound`), register
+a player (`Register`), open the public registration (`SetRegistration`), a gift to charity
+(`GiveToCharity`), a director's adjustment (`Adjust`).
 
 Every way in builds them here: the API from its bodies (`scorer.api.tournaments`, `.door`,
 `.director`), the organiser's and the public pages from their forms
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from scorer.domain.limits import (
     MAX_ADJUSTMENT_POINTS,
@@ -159,6 +159,23 @@ def prize_plan(
     to be kept with the tournament and read again by `scorer.services.cash`."""
     plan_from_json(entry_fee_cents, pool_percent, prizes, pool_cents=pool_cents)
     return {"pool_percent": pool_percent, "pool_cents": pool_cents, "prizes": prizes}
+
+
+Seating = Literal["random", "standings"]
+"""How a round is seated: drawn at random (avoiding repeat table-mates), or by the
+standings (the leaders at table 1)."""
+
+
+@dataclass(frozen=True)
+class DrawRound:
+    """The next round: how it is seated, club-mates kept apart (`keep_apart="club"`) as far
+    as the numbers allow, and players who keep a table from now on (`fixed`: a number, or
+    None: no longer). Its choices are the body's and the form's own (no text to fold);
+    table numbers are checked at the draw, which knows how many tables there are."""
+
+    seating: Seating = "random"
+    keep_apart: Literal["club"] | None = None
+    fixed: Mapping[str, int | None] = field(default_factory=dict)
 
 
 # --- the door and the director ------------------------------------------------------------

@@ -6,20 +6,13 @@ nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from scorer.domain.tournament_commands import DrawRound
 from scorer.services import series, tournaments
 from scorer.store.database import unit_of_work
 from scorer.store.models import Tournament, TournamentRound
 
 
 @unit_of_work
-def draw_round(
-    tournament: Tournament,
-    *,
-    seating: str = "random",
-    keep_apart: str | None = None,
-    fixed: Mapping[str, int | None] | None = None,
-) -> TournamentRound:
+def draw_round(tournament: Tournament, command: DrawRound) -> TournamentRound:
     series.carry_into_final(tournament)
-    return tournaments.draw_round(tournament, seating=seating, keep_apart=keep_apart, fixed=fixed)
+    return tournaments.draw_round(tournament, command)

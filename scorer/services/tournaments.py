@@ -31,7 +31,7 @@ from scorer.domain.tournament import (
     ranked,
     standings,
 )
-from scorer.domain.tournament_commands import NewTournament
+from scorer.domain.tournament_commands import DrawRound, NewTournament
 from scorer.services import director, policies, table_ledger, tables
 from scorer.services.door import new_desk_code
 from scorer.store import table_rows
@@ -154,20 +154,15 @@ def hands_for(tournament: Tournament, table_size: int) -> int:
 
 
 @unit_of_work
-def draw_round(
-    tournament: Tournament,
-    *,
-    seating: str = "random",
-    keep_apart: str | None = None,
-    fixed: Mapping[str, int | None] | None = None,
-) -> TournamentRound:
+def draw_round(tournament: Tournament, command: DrawRound) -> TournamentRound:
     """Draw the next round's tables (reproducible from the stored seed) and open a table
     session for each: at random avoiding repeat table-mates, or by the standings (the
     leaders at table 1); club-mates apart (`keep_apart="club"`) as far as the numbers
     allow; `fixed` players keep a table from now on (None: no longer)."""
+    seating, keep_apart, fixed = command.seating, command.keep_apart, command.fixed
     number, playing = _next_draw(tournament)
     names = [p.name for p in playing]
-    _keep_tables(tournament, fixed or {})
+    _keep_tables(tournament, fixed)
     previous = [[t.session.players for t in r.tables] for r in tournament.round_list]
     seed = (tournament.seed + 7919 * number) % 2**31
     ranking = None
@@ -181,7 +176,7 @@ def draw_round(
             mode=seating,
             ranking=ranking,
             clubs={p.name: p.club for p in playing if p.club} if keep_apart == "club" else None,
-            fixed=_tables_kept(playing, len(table_sizes(len(names))), fixed or {}),
+            fixed=_tables_kept(playing, len(table_sizes(len(names))), fixed),
         )
     except ValueError as exc:
         raise RuleError.one("fixed", exc.args[0]) from None

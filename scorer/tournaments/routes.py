@@ -12,7 +12,7 @@ from scorer.api.archives import archive_response
 from scorer.domain import GAMES, SYSTEMS, RuleError, tournament_commands
 from scorer.domain.message import msg
 from scorer.domain.money import cents_from_euros
-from scorer.domain.tournament_commands import Door, prize_plan
+from scorer.domain.tournament_commands import Door, DrawRound, Seating, prize_plan
 from scorer.extensions import PDFS, desk
 from scorer.i18n.catalogue import say, say_all, say_error
 from scorer.i18n.reader import file_language
@@ -258,15 +258,15 @@ def withdraw(tournament_id: int, player_id: int):
 @login_required
 def draw(tournament_id: int):
     tournament = own(tournament_id)
-    seating = request.form.get("seating", "random")
-    if seating not in ("random", "standings"):
+    chosen = request.form.get("seating", "random")
+    if chosen not in ("random", "standings"):
         abort(400, _("This button is not known here: reload the page."))
+    seating: Seating = "standings" if chosen == "standings" else "random"
     try:
-        round_ = draws.draw_round(
-            tournament,
-            seating=seating,
-            keep_apart="club" if request.form.get("keep_apart") == "club" else None,
+        command = DrawRound(
+            seating, keep_apart="club" if request.form.get("keep_apart") == "club" else None
         )
+        round_ = draws.draw_round(tournament, command)
     except RuleError as exc:
         flash(say_all(exc.fields), "error")
         return redirect(url_for("tournaments.show", tournament_id=tournament.id))
