@@ -16,11 +16,11 @@ from scorer.domain.limits import (
     MAX_TOURNAMENT_NAME,
     MAX_TOURNAMENT_ROUNDS,
 )
-from scorer.domain.tournament_commands import Adjust, Door, GiveToCharity, Register
+from scorer.domain.tournament_commands import Adjust, Door, GiveToCharity, Register, SwapPlayers
 from scorer.store.database import db
 from scorer.store.models import Tournament
 from tests.conftest import DefaultFields
-from tests.support.tournaments import API, create, created, log_in, organiser
+from tests.support.tournaments import API, create, created, draw, log_in, organiser
 
 RULES = {"game": "haferltarock", "system": "parlett-units", "params": None}
 DAY = date(2026, 12, 12)
@@ -142,3 +142,23 @@ def test_the_cap_the_gift_and_the_adjustment_say_every_bad_field_at_once():
     assert tournament_commands.adjust("Anna", -3, reason=" late ", players=FIVE) == Adjust(
         "Anna", -3, "late"
     )
+
+
+def test_a_swap_of_one_player_with_himself_is_refused_by_the_builder():
+    assert tournament_commands.swap_players("Anna", "Bert") == SwapPlayers("Anna", "Bert")
+    refused = fields_of(lambda: tournament_commands.swap_players("Anna", "Anna"))
+    assert refused == {"a": ["name two different seated players as 'a' and 'b'"]}
+
+
+def test_the_page_says_so_when_a_player_is_swapped_with_himself(app, client):
+    """The organiser's swap form used to do nothing, silently; it says what the API says."""
+    auth = organiser(app)
+    tournament = created(client, auth, FIVE[:4], rounds=2)
+    draw(client, auth, tournament["id"])
+    app.config["WTF_CSRF_ENABLED"] = False
+    log_in(client)
+    url = f"/turniere/{tournament['id']}/runde/1/tauschen"
+    sent = client.post(url, data={"a": "Anna", "b": "Anna"}, headers={"Accept-Language": "en"})
+    assert sent.status_code == 302
+    page = client.get(sent.headers["Location"], headers={"Accept-Language": "en"})
+    assert "two different seated players" in page.get_data(as_text=True).replace("&#39;", "'")

@@ -13,6 +13,8 @@ from scorer.api.blueprint import bp
 from scorer.api.contract import WRITES, described, read_body
 from scorer.api.tournaments import AS_ORGANISER, own
 from scorer.domain import tournament_commands
+from scorer.domain.prizes import Fee
+from scorer.domain.tournament_commands import CheckIn
 from scorer.services import cash, registration
 from scorer.store.models import TournamentPlayer
 
@@ -66,8 +68,8 @@ def withdraw_player(tournament_id: int, name: str):
 def check_in(tournament_id: int, name: str):
     tournament = own(tournament_id)
     body = read_body(bodies.CheckIn)
-    fee = "waived" if body.waived else "paid" if body.paid else "unpaid"
-    player = registration.check_in(tournament, name, fee=fee)
+    fee: Fee = "waived" if body.waived else "paid" if body.paid else "unpaid"
+    player = registration.check_in(tournament, CheckIn(name, fee))
     return jsonify(player_answer(player))
 
 

@@ -255,9 +255,7 @@ def read_round(tournament_id: int, number: int):
 def swap(tournament_id: int, number: int):
     round_ = ops.get_round(own(tournament_id), number)
     body = read_body(bodies.Swap)
-    if body.a == body.b:
-        raise RuleError.one("a", msg("name two different seated players as 'a' and 'b'"))
-    ops.swap_players(round_, body.a, body.b)
+    ops.swap_players(round_, tournament_commands.swap_players(body.a, body.b))
     return jsonify(round_to_json(round_))
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scorer.domain.limits import MAX_ENTRY_FEE_CENTS, MAX_TOURNAMENT_PLAYERS
 from scorer.domain.message import Msg, msg, one_of
@@ -46,8 +46,9 @@ from scorer.domain.names import clean_name
 from scorer.domain.places import in_order, shared, tied
 from scorer.domain.validation import is_whole
 
-FEES = ("unpaid", "paid", "waived")
+Fee = Literal["unpaid", "paid", "waived"]
 """What a player's entry fee can be: owed, paid in cash at the desk, or waived."""
+FEES: tuple[Fee, ...] = get_args(Fee)
 MAX_PRIZE_CENTS = MAX_TOURNAMENT_PLAYERS * MAX_ENTRY_FEE_CENTS
 """The largest fixed pool or fixed prize: every fee of the largest tournament."""
 MAX_PLACES = 100

@@ -1,7 +1,8 @@
 """The commands of a tournament that carry what a person chose or typed, and their
-builders: make it (`NewTournament`, with its `Door`), draw a round (`DrawRound`), register
-a player (`Register`), open the public registration (`SetRegistration`), a gift to charity
-(`GiveToCharity`), a director's adjustment (`Adjust`).
+builders: make it (`NewTournament`, with its `Door`), draw a round (`DrawRound`), swap two
+seats (`SwapPlayers`), register a player (`Register`), check one in (`CheckIn`), open the
+public registration (`SetRegistration`), a gift to charity (`GiveToCharity`), a director's
+adjustment (`Adjust`).
 
 Every way in builds them here: the API from its bodies (`scorer.api.tournaments`, `.door`,
 `.director`), the organiser's and the public pages from their forms
@@ -35,7 +36,7 @@ from scorer.domain.limits import (
 from scorer.domain.message import msg
 from scorer.domain.model import POT, Refusals, RuleError, pot_name_taken
 from scorer.domain.names import alike_message, clean_name, look_alike, same_name
-from scorer.domain.prizes import plan_from_json
+from scorer.domain.prizes import Fee, plan_from_json
 from scorer.domain.scoring import Rules
 from scorer.domain.tournament import DEFAULT_TIE_BREAKS, check_tie_breaks, tournament_rules
 from scorer.domain.validation import is_whole, whole_number_in
@@ -178,6 +179,20 @@ class DrawRound:
     fixed: Mapping[str, int | None] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class SwapPlayers:
+    """Two seated players who swap seats before the round starts."""
+
+    a: str
+    b: str
+
+
+def swap_players(a: str, b: str) -> SwapPlayers:
+    if a == b:
+        raise RuleError.one("a", msg("name two different seated players as 'a' and 'b'"))
+    return SwapPlayers(a, b)
+
+
 # --- the door and the director ------------------------------------------------------------
 
 
@@ -187,6 +202,15 @@ class Register:
 
     name: str
     club: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckIn:
+    """A registered player at the door (`name`: as registered, or a look-alike spelling of
+    it), with his entry fee now (None: as it is)."""
+
+    name: str
+    fee: Fee | None = None
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,7 @@ from scorer.domain.limits import (
 )
 from scorer.domain.message import msg
 from scorer.domain.names import alike_message, same_name
-from scorer.domain.prizes import FEES
-from scorer.domain.tournament_commands import GiveToCharity, Register, SetRegistration
+from scorer.domain.tournament_commands import CheckIn, GiveToCharity, Register, SetRegistration
 from scorer.services import director, policies
 from scorer.services.tournaments import TournamentError, current_round, next_round_number
 from scorer.store.database import db, unit_of_work
@@ -123,14 +122,13 @@ def withdraw(tournament: Tournament, name: str) -> TournamentPlayer:
 
 @unit_of_work
 def check_in(
-    tournament: Tournament, name: str, *, fee: str | None = None, by_self: bool = False
+    tournament: Tournament, command: CheckIn, *, by_self: bool = False
 ) -> TournamentPlayer:
-    """Check `name` in at the door (again: only his fee changes). `fee`: "paid",
-    "waived" or "unpaid"; None leaves it as it is."""
+    """Check a player in at the door (again: only his fee changes; a fee of None leaves
+    it as it is)."""
     policies.require_running(tournament)
-    if fee is not None and fee not in FEES:
-        raise RuleError.one("fee", msg("must be paid, waived or unpaid"))
-    player = find_player(tournament, name)
+    fee = command.fee
+    player = find_player(tournament, command.name)
     if not player.checked_in:
         if next_round_number(tournament) > tournament.rounds:
             raise TournamentError(msg("every round has been drawn"))
@@ -171,7 +169,7 @@ def check_in_by_phone(tournament: Tournament, name: str, code: str) -> Tournamen
         raise TournamentError(msg("this tournament has no check-in at the door"))
     if not secrets.compare_digest(code.strip().encode(), tournament.desk_code.encode()):
         raise RuleError.one("code", msg("this is not the desk's code: ask at the desk"))
-    return check_in(tournament, name, by_self=True)
+    return check_in(tournament, CheckIn(name), by_self=True)
 
 
 @unit_of_work

@@ -31,7 +31,7 @@ from scorer.domain.tournament import (
     ranked,
     standings,
 )
-from scorer.domain.tournament_commands import DrawRound, NewTournament
+from scorer.domain.tournament_commands import DrawRound, NewTournament, SwapPlayers
 from scorer.services import director, policies, table_ledger, tables
 from scorer.services.door import new_desk_code
 from scorer.store import table_rows
@@ -283,8 +283,9 @@ def started(round_: TournamentRound) -> bool:
 
 
 @unit_of_work
-def swap_players(round_: TournamentRound, a: str, b: str) -> None:
+def swap_players(round_: TournamentRound, command: SwapPlayers) -> None:
     """Swap two players' seats while no hand of the round has been recorded."""
+    a, b = command.a, command.b
     policies.require_running(round_.tournament)
     lock_round(round_)
     if round_.closed or started(round_):

@@ -11,6 +11,8 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 
 from scorer.domain import RuleError, tournament_commands
+from scorer.domain.prizes import FEES, Fee
+from scorer.domain.tournament_commands import CheckIn
 from scorer.extensions import PDFS, desk, limiter, rate_limits_off
 from scorer.i18n.catalogue import say_all, say_error
 from scorer.i18n.reader import file_language
@@ -27,7 +29,8 @@ from scorer.tournaments.routes import own, pdf_response
 from scorer.web.forms import attach_errors, errors_text
 from scorer.web.qr import qr_response
 
-DESK_ACTIONS = registration.FEES
+DESK_ACTIONS: dict[str, Fee] = {fee: fee for fee in FEES}
+"""The desk's buttons that check a player in, each with the fee it ticks."""
 """The desk's buttons for a player: check him in (or tick his fee) as paid, owing, waived."""
 
 
@@ -75,7 +78,7 @@ def door_tap(tournament_id: int, player_id: int):
         flash(_("%(name)s is no longer checked in.", name=player.name), "info")
     elif action in DESK_ACTIONS:
         was_in = player.checked_in
-        registration.check_in(tournament, player.name, fee=action)
+        registration.check_in(tournament, CheckIn(player.name, DESK_ACTIONS[action]))
         if not was_in:
             flash(_("%(name)s is checked in.", name=player.name), "info")
     else:
@@ -94,7 +97,7 @@ def door_register(tournament_id: int):
             command = tournament_commands.register(form.name.data, form.club.data)
             player = registration.register(tournament, command)
             if tournament.check_in:
-                registration.check_in(tournament, player.name)
+                registration.check_in(tournament, CheckIn(player.name))
         except RuleError as exc:
             flash(say_all(exc.fields), "error")
         else:

@@ -299,9 +299,9 @@ def swap(tournament_id: int, number: int):
     form = SwapForm()
     names = options((n, n) for t in round_.tables for n in t.session.players)
     form.a.choices = form.b.choices = names
-    if form.validate_on_submit() and form.a.data != form.b.data:
+    if form.validate_on_submit():
         try:
-            ops.swap_players(round_, form.a.data, form.b.data)
+            ops.swap_players(round_, tournament_commands.swap_players(form.a.data, form.b.data))
         except RuleError as exc:
             flash(say_all(exc.fields), "error")
         else:
