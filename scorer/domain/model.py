@@ -53,6 +53,15 @@ class Refusals:
                 self.fields.setdefault(name, []).extend(messages)
             return cast(T, None)
 
+    def check_as(self, field_name: str, check: Callable[..., T], *args: Any) -> T:
+        """`check`, for one that says what is wrong with a plain `ValueError(Msg)` (the
+        tie-breaks' checks): that refusal is kept under `field_name`."""
+        try:
+            return self.check(check, *args)
+        except ValueError as exc:
+            self.refuse(field_name, exc.args[0])
+            return cast(T, None)
+
     def refuse(self, field_name: str, message: Msg) -> None:
         self.fields.setdefault(field_name, []).append(message)
 

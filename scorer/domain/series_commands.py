@@ -7,13 +7,12 @@ One builder for the API's body (`scorer.api.series`) and for a series' archive
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from scorer.domain import cup
 from scorer.domain.limits import MAX_GROUP_NAME
-from scorer.domain.model import RuleError
+from scorer.domain.model import Refusals
 from scorer.domain.names import clean_name
 from scorer.domain.validation import whole_number_in
 
@@ -52,35 +51,24 @@ def new_series(
     """The series these say, or one RuleError with a message for each field that is
     wrong. Its values are JSON-shaped as a body or an archive sends them: checking their
     shape is this builder's work (`scorer.domain.cup`)."""
-    checks: dict[str, Callable[[], Any]] = {
-        "name": lambda: clean_name(name, "name", MAX_GROUP_NAME),
-        "cup_points": lambda: cup.cup_table_to_json(cup.cup_table_from_json(cup_points)),
-        "best_of": lambda: (
-            None
-            if best_of is None
-            else whole_number_in(best_of, "best_of", low=1, high=MAX_BEST_OF)
-        ),
-        "final_carry": lambda: cup.carry_from_json(final_carry),
-        "tie_breaks": lambda: list(
-            cup.DEFAULT_SERIES_TIE_BREAKS
-            if tie_breaks is None
-            else cup.check_series_tie_breaks(tie_breaks)
-        ),
-    }
-    errors: dict[str, Any] = {}
-    values: dict[str, Any] = {}
-    for field, check in checks.items():
-        try:
-            values[field] = check()
-        except RuleError as exc:
-            errors.update(exc.fields)
-        except ValueError as exc:
-            errors[field] = [exc.args[0]]
-    if errors:
-        raise RuleError(errors)
-    carry = values["final_carry"]
-    values["final_carry"] = list(carry) if carry is not None else None
-    return NewSeries(**values)
+    refusals = Refusals()
+    cleaned = refusals.check(clean_name, name, "name", MAX_GROUP_NAME)
+    points = refusals.check(cup.cup_table_from_json, cup_points)
+    counted = None
+    if best_of is not None:
+        counted = refusals.check(whole_number_in, best_of, "best_of", low=1, high=MAX_BEST_OF)
+    carry = refusals.check(cup.carry_from_json, final_carry)
+    breaks: tuple[str, ...] = cup.DEFAULT_SERIES_TIE_BREAKS
+    if tie_breaks is not None:
+        breaks = refusals.check_as("tie_breaks", cup.check_series_tie_breaks, tie_breaks)
+    refusals.done()
+    return NewSeries(
+        name=cleaned,
+        cup_points=cup.cup_table_to_json(points),
+        best_of=counted,
+        final_carry=list(carry) if carry is not None else None,
+        tie_breaks=list(breaks),
+    )
 
 
 def rename_player(from_: str, into: str) -> RenamePlayer:

@@ -104,7 +104,7 @@ def new_tournament(
     refusals.check(
         whole_number_in, deals_per_player, "deals_per_player", low=1, high=MAX_DEALS_PER_PLAYER
     )
-    breaks = refusals.check(_tie_breaks, tie_breaks)
+    breaks = refusals.check_as("tie_breaks", check_tie_breaks, tie_breaks)
     if not set(rules.game.players) & {3, 4}:
         refusals.refuse(
             "game", msg("tournaments seat tables of 3 and 4: not for a two-player game")
@@ -124,13 +124,6 @@ def new_tournament(
         door=door,
         final=final,
     )
-
-
-def _tie_breaks(value: Sequence[str]) -> tuple[str, ...]:
-    try:
-        return check_tie_breaks(value)
-    except ValueError as exc:  # it says what is wrong this way
-        raise RuleError.one("tie_breaks", exc.args[0]) from None
 
 
 def parse_player_list(text: str | Sequence[str], *, registered: bool = False) -> list[str]:
