@@ -27,13 +27,16 @@ Figures of one run on this machine; nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import http.server
+import json
 import statistics
 import sys
 import tempfile
 import threading
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -68,11 +71,15 @@ def report_bytes() -> None:
         print(f"  {name:36} {len(raw):7,} B  {len(gzip.compress(raw, 9)):6,} B")
 
 
-def serve(root: Path) -> http.server.ThreadingHTTPServer:
-    def handler(*args, **kwargs):
-        return http.server.SimpleHTTPRequestHandler(*args, directory=str(root), **kwargs)
+class _Files(http.server.SimpleHTTPRequestHandler):
+    """The site's files, without a line printed per request."""
 
-    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None  # type: ignore[method-assign]
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base's name)
+        pass
+
+
+def serve(root: Path) -> http.server.ThreadingHTTPServer:
+    handler = functools.partial(_Files, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -90,9 +97,6 @@ def site() -> Path:
 
 
 def loads(browser, address: str, urls: list[str], *, count: int, cpu: float) -> list[float]:
-    import json
-    from urllib.parse import quote
-
     took = []
     for _ in range(count):
         context = browser.new_context()

@@ -101,16 +101,8 @@ def adjust(tournament: Tournament, command: Adjust) -> TournamentAdjustment:
         by=organiser_name(tournament),
     )
     tournament.adjustments.append(adjustment)
-    db.session.flush()
-    log(
-        tournament,
-        "adjust",
-        id=adjustment.id,
-        player=command.player,
-        points=command.points,
-        reason=command.reason,
-    )
-    db.session.flush()
+    db.session.flush()  # its id, for the log
+    _log_adjustment(tournament, "adjust", adjustment)
     return adjustment
 
 
@@ -125,16 +117,21 @@ def take_back(tournament: Tournament, adjustment_id: int) -> TournamentAdjustmen
     if not adjustment.counts:
         raise Conflict(msg("this adjustment was taken back already"))
     adjustment.taken_back_at = utcnow()
+    _log_adjustment(tournament, "take_back", adjustment)
+    return adjustment
+
+
+def _log_adjustment(tournament: Tournament, action: str, adjustment: TournamentAdjustment) -> None:
+    """The log's line of an adjustment made or taken back: its id, player, points, reason."""
     log(
         tournament,
-        "take_back",
+        action,
         id=adjustment.id,
         player=adjustment.player,
         points=adjustment.points,
         reason=adjustment.reason,
     )
     db.session.flush()
-    return adjustment
 
 
 # --- the end ---------------------------------------------------------------------------
