@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import weakref
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine, event
 
 from scorer import create_app
 from scorer.domain.message import Msg
@@ -121,6 +123,26 @@ def own_database() -> None:
             connection.exec_driver_sql(f'CREATE DATABASE "{own}"')
     engine.dispose()
     os.environ["SCORER_TEST_DATABASE_URL"] = f"{base}/{own}"
+
+
+ENGINES: weakref.WeakSet[Engine] = weakref.WeakSet()
+"""Every engine a test has connected through (an app's, a helper's, a migration's)."""
+
+
+@event.listens_for(Engine, "engine_connect")
+def _seen(connection) -> None:
+    ENGINES.add(connection.engine)
+
+
+@pytest.fixture(autouse=True)
+def no_connection_outlives_its_test():
+    """After each test, every engine's idle connections are closed. An app a test made and
+    dropped would otherwise leave its pooled connections to the garbage collector, which
+    closes them during a later test (psycopg's ResourceWarning, blamed on that test).
+    Connections still checked out stay open; a module's app reconnects when it is next used."""
+    yield
+    for engine in list(ENGINES):
+        engine.dispose()
 
 
 @pytest.fixture(autouse=True)

@@ -45,15 +45,17 @@ def table_locked_elsewhere(app, key: str) -> Iterator[None]:
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     if url.startswith("sqlite"):
         other = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            yield
+        finally:
+            other.rollback()
+            other.close()
     else:
-        other = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"))
-        other.execute("SELECT id FROM table_session WHERE key = %s FOR UPDATE", [key])
-    try:
-        yield
-    finally:
-        other.rollback()
-        other.close()
+        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as held:
+            held.execute("SELECT id FROM table_session WHERE key = %s FOR UPDATE", [key])
+            yield
+            held.rollback()
 
 
 def queue_in_order(
