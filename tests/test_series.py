@@ -191,6 +191,9 @@ def test_two_spellings_of_one_person_merge_in_the_series_and_the_log_keeps_it(cl
     assert (
         client.post(names, json={"from": "Niemand", "into": "X"}, headers=auth).status_code == 422
     )
+    unknown_and_blank = client.post(names, json={"from": "Niemand", "into": " "}, headers=auth)
+    assert unknown_and_blank.status_code == 422
+    assert set(unknown_and_blank.get_json()["error"]["fields"]) == {"from", "into"}
     both = client.post(names, json={"from": "Anna", "into": "Bert"}, headers=auth)
     assert both.status_code == 409
     assert client.get(names, headers=auth).get_json() == []

@@ -37,3 +37,10 @@ def test_a_new_name_is_folded_and_a_blank_one_refused():
     with pytest.raises(RuleError) as refused:
         rename_player("Anna", "   ")
     assert list(refused.value.fields) == ["into"]
+
+
+def test_a_spelling_nobody_played_and_a_blank_new_name_are_said_at_once():
+    with pytest.raises(RuleError) as refused:
+        rename_player("Niemand", "   ", played=lambda name: name == "Anna")
+    assert list(refused.value.fields) == ["into", "from"]
+    assert rename_player("Anna", "Anna M.", played=lambda name: name == "Anna").into == "Anna M."

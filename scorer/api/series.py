@@ -101,7 +101,8 @@ def own(series_id: int):
 def rename(series_id: int):
     found = own(series_id)
     body = read_body(bodies.Rename)
-    line = cups.rename(found, rename_player(body.from_, body.into), by=organiser().name)
+    command = rename_player(body.from_, body.into, played=cups.played_in(found))
+    line = cups.rename(found, command, by=organiser().name)
     return jsonify(answers.NameLine(**line).as_json()), 201
 
 

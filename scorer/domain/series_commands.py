@@ -7,11 +7,13 @@ One builder for the API's body (`scorer.api.series`) and for a series' archive
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from scorer.domain import cup
 from scorer.domain.limits import MAX_GROUP_NAME
+from scorer.domain.message import msg
 from scorer.domain.model import Refusals
 from scorer.domain.names import clean_name
 from scorer.domain.validation import whole_number_in
@@ -71,6 +73,15 @@ def new_series(
     )
 
 
-def rename_player(from_: str, into: str) -> RenamePlayer:
-    """`into` as a name is stored (field "into"); whether `from_` played is the series'."""
-    return RenamePlayer(from_, clean_name(into, "into", MAX_GROUP_NAME))
+def rename_player(
+    from_: str, into: str, *, played: Callable[[str], bool] = lambda _: True
+) -> RenamePlayer:
+    """`into` as a name is stored (field "into"), and `from_` a spelling that `played` in
+    the series (field "from"), both said at once. The series' service asks `played`
+    again under its lock: a rename on another device may have moved the name since."""
+    refusals = Refusals()
+    cleaned = refusals.check(clean_name, into, "into", MAX_GROUP_NAME)
+    if not played(from_):
+        refusals.refuse("from", msg("nobody of that name played in this series"))
+    refusals.done()
+    return RenamePlayer(from_, cleaned)

@@ -153,6 +153,12 @@ def spellings(series: Series) -> dict[str, list[int]]:
     return played
 
 
+def played_in(series: Series) -> Callable[[str], bool]:
+    """Whether a spelling played in the series (as the person it stands for)."""
+    played, person = spellings(series), one_person(series)
+    return lambda name: person(name) in played
+
+
 @unit_of_work
 def rename(series: Series, command: RenamePlayer, *, by: str) -> dict[str, Any]:
     """One person under a new name in the series (a rename), or two spellings as one
