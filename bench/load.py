@@ -294,7 +294,7 @@ def check_integrity(
     leg: Leg, port: int, url: str, keys: list[str], acknowledged: list[list[int]]
 ) -> None:
     from scorer import create_app
-    from scorer.services.table_ledger import fold_session
+    from scorer.services.table_reads import fold_session
     from scorer.store.database import db
     from scorer.store.table_rows import get_session
 

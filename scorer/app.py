@@ -27,7 +27,7 @@ from scorer.store.database import db
 from scorer.store.locks import release_at_the_end, release_writer
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-ARCHIVE_UPLOADS = {"api.group_import", "api.tournament_import", "exports.import_page"}
+ARCHIVE_UPLOADS = {"api.group_import", "api.tournament_import", "uploads.import_page"}
 """Where an archive is uploaded: these take bodies up to MAX_ARCHIVE_BYTES."""
 POOL_SIZE = 18
 """PostgreSQL connections a server process keeps open: one for each of its threads (8 for

@@ -90,7 +90,6 @@ def test_only_the_routes_of_a_table_or_a_group_turn_their_key_into_it(app):
     }
     assert loaders == {
         "api.table": {"_load_session"},
-        "exports.session_files": {"_load_session"},
         "api.group": {"_load_group"},
     }
     for rule in app.url_map.iter_rules():

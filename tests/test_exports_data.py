@@ -19,7 +19,7 @@ from scorer.domain import Hand, RuleError, commands
 from scorer.domain.commands import RecordHand, VoidHand
 from scorer.formats.evening import ImportPlan, MalformedDocument, load_document, parse_import
 from scorer.reports.spreadsheet import CSV_HEADER, safe_cell, spreadsheet_number
-from scorer.services import table_ledger, tables
+from scorer.services import table_reads, tables
 from scorer.store import table_rows
 from scorer.store.database import db
 from scorer.store.errors import Conflict
@@ -270,9 +270,9 @@ def assert_same_evening(client, app, old_key: str, new_key: str) -> None:
     assert history(new_key) == history(old_key)
     with app.app_context():  # the copy's cache is the fold of its hands
         session = table_rows.get_session(new_key)
-        entries, state = table_ledger.fold_session(session)
+        entries, state = table_reads.fold_session(session)
         assert state.to_json() == session.state
-        live = table_ledger.hands_of(session)
+        live = table_reads.hands_of(session)
         assert [(r.number, r.net, r.pot_after) for r in live] == [
             (e.number, e.net, e.pot_after) for e in entries
         ]

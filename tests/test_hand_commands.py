@@ -8,7 +8,7 @@ import pytest
 
 from scorer.domain import GAMES, RuleError, commands
 from scorer.domain.commands import EditHand, RecordHand, VoidHand
-from scorer.services import evenings, table_ledger, tables
+from scorer.services import evenings, table_reads, tables
 from scorer.store.table_rows import get_session
 from tests.support.tables import PLAYERS3, new_table, session_json, table_url
 
@@ -107,7 +107,7 @@ def test_the_page_and_the_api_record_the_same_command_and_store_the_same(
     with app.app_context():
         columns = ("facts", "dealer", "net", "result", "explanation", "pot_after", "version")
         rows = [
-            {c: getattr(table_ledger.hands_of(get_session(key_of(url)))[0], c) for c in columns}
+            {c: getattr(table_reads.hands_of(get_session(key_of(url)))[0], c) for c in columns}
             for url in (page, api)
         ]
         assert rows[0] == rows[1]

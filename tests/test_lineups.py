@@ -16,7 +16,7 @@ from scorer.domain.commands import EditHand, RecordHand, VoidHand
 from scorer.domain.ledger import Ledger, LedgerState, Lineup
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
-from scorer.services import table_ledger, tables
+from scorer.services import table_reads, tables
 from scorer.store import table_rows
 from scorer.store.database import db
 from scorer.store.models import TableSession
@@ -116,8 +116,8 @@ def test_a_lineup_that_cannot_be_is_refused(lineup, field):
 
 
 def fresh(session: TableSession) -> LedgerState:
-    _, state = table_ledger.fold_session(session)
-    return table_ledger.ledger_for(session).ready(state, session.hand_count + 1)
+    _, state = table_reads.fold_session(session)
+    return table_reads.ledger_for(session).ready(state, session.hand_count + 1)
 
 
 def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
@@ -140,18 +140,18 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
             for _ in range(30):
                 move = rng.random()
                 state = LedgerState.from_json(session.state)
-                ledger = table_ledger.ledger_for(session)
+                ledger = table_reads.ledger_for(session)
                 if move < 0.15:
                     count = rng.choice([3, 4])
                     players = rng.sample(names, count)
                     tables.change_players(session, commands.change_players(players))
                 elif move < 0.25 and session.hand_count:
-                    live = table_ledger.hands_of(session)
+                    live = table_reads.hands_of(session)
                     if live:
                         record = rng.choice(live)
                         tables.void_hand(session, VoidHand(record.number, record.version))
                 elif move < 0.35 and session.hand_count:
-                    live = table_ledger.hands_of(session)
+                    live = table_reads.hands_of(session)
                     if live:
                         record = rng.choice(live)
                         facts = {**record.facts, "points": rng.randint(0, 120)}
@@ -165,7 +165,7 @@ def test_random_evenings_with_players_coming_and_going_stay_the_fold(app):
                 state = LedgerState.from_json(session.state)
                 assert state.to_json() == fresh(session).to_json(), seed
                 assert total(state) == 0
-                settled = table_ledger.settlement(session)
+                settled = table_reads.settlement(session)
                 assert sum(settled.balances.values()) == 0
             db.session.rollback()
 
@@ -237,8 +237,8 @@ def test_the_hand_list_and_the_chart_show_who_came_and_went(app, client):
 
     with app.app_context():
         session = table_rows.get_session(key)
-        book = table_ledger.ledger_for(session)
-        start, after = table_ledger.standings(session, table_ledger.hands_of(session))
+        book = table_reads.ledger_for(session)
+        start, after = table_reads.standings(session, table_reads.hands_of(session))
         names, series = balance_series(
             book.everyone,
             [start[0], *(b for b, _ in after.values())],

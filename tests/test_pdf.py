@@ -17,7 +17,7 @@ from scorer.reports.chart import MAX_POINTS, balance_chart_svg, balance_series
 from scorer.reports.paper import Clock
 from scorer.reports.pdf import render_pdf, sheet_context
 from scorer.reports.renderer import StaticFetcher
-from scorer.services import table_ledger, tables
+from scorer.services import table_reads, tables
 from scorer.store.database import db
 from tests.support.languages import german_euros
 from tests.support.pdfs import pdf_pages, pdf_text
@@ -73,7 +73,7 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
     with app.app_context():
         # A small stake so that a won Frage can empty the Haferl: round ends and refills.
         session = evening(stake_cents=20)
-        records = table_ledger.hands_of(session)
+        records = table_reads.hands_of(session)
         assert any(r.round_end for r in records) and any(r.new_round for r in records)
         edited = records[5]
         edited_number = edited.number
@@ -92,7 +92,7 @@ def test_sheet_of_an_evening_with_a_round_end_an_edit_and_a_void(app):
         pdf = render_pdf(session, "de", app.extensions["desk"])
         pages = pdf_pages(pdf)
         text = "\n".join(pages)
-        settled = table_ledger.settlement(session)
+        settled = table_reads.settlement(session)
 
     assert pdf.startswith(b"%PDF")
     assert f"Seite 1 von {len(pages)}" in text
@@ -196,7 +196,7 @@ def test_an_empty_evening_renders(app):
 def test_balance_series_starts_before_the_first_stake_and_ends_at_the_balances(app):
     with app.app_context():
         session = evening(hands=40, stake_cents=20)
-        start, after = table_ledger.standings(session, table_ledger.hands_of(session, True))
+        start, after = table_reads.standings(session, table_reads.hands_of(session, True))
         players, series = balance_series(
             session.players, [start[0], *(balances for balances, _ in after.values())]
         )
@@ -212,16 +212,16 @@ def test_standings_are_the_ledgers_cached_or_folded_afresh(app):
     existed are folded again, to the same numbers."""
     with app.app_context():
         session = evening(hands=30, stake_cents=20)
-        records = table_ledger.hands_of(session, True)
+        records = table_reads.hands_of(session, True)
         tables.void_hand(session, VoidHand(7, records[6].version))
         db.session.commit()
-        records = table_ledger.hands_of(session, True)
-        cached = table_ledger.standings(session, records)
-        entries, state = table_ledger.fold_session(session)
+        records = table_reads.hands_of(session, True)
+        cached = table_reads.standings(session, records)
+        entries, state = table_reads.fold_session(session)
         assert cached[1] == {e.number: (e.balances_after, e.pot_after) for e in entries}
         for record in records:
             record.state_after = None
-        assert table_ledger.standings(session, records) == cached
+        assert table_reads.standings(session, records) == cached
         assert cached[1][30] == (state.balances, state.pot)
         db.session.rollback()
 
@@ -330,7 +330,7 @@ def test_the_sheets_pot_column_is_the_ledgers_pot_refills_included(app):
     `pot_after`; after a refill, the pot before the hand plus every player's stake."""
     with app.app_context():
         session = evening(stake_cents=20)
-        records = {r.number: r for r in table_ledger.hands_of(session)}
+        records = {r.number: r for r in table_reads.hands_of(session)}
         context = sheet_context(session, "de", Clock())
     keys = [c.key for c in context["columns"]]
     nr, pot = keys.index("nr"), keys.index("pot")

@@ -19,7 +19,7 @@ from scorer.domain import Hand
 from scorer.domain.ledger import Ledger
 from scorer.domain.model import POT
 from scorer.domain.scoring import Rules
-from scorer.services import table_ledger
+from scorer.services import table_reads
 from scorer.store import table_rows
 from scorer.store.models import HandRecord, TableSession
 from tests.support.table_api import (
@@ -445,16 +445,16 @@ def column(session: dict[str, Any], name: str) -> list[Any]:
 
 def fresh_fold(app, key: str):
     with app.app_context():
-        return table_ledger.fold_session(table_rows.get_session(key))
+        return table_reads.fold_session(table_rows.get_session(key))
 
 
 def assert_cache_matches_a_fresh_fold(app, key: str) -> None:
     """The cached `state` and every hand's cached columns equal a fresh fold."""
     with app.app_context():
         session = table_rows.get_session(key)
-        entries, state = table_ledger.fold_session(session)
+        entries, state = table_reads.fold_session(session)
         assert session.state == state.to_json()
-        live = table_ledger.hands_of(session)
+        live = table_reads.hands_of(session)
         assert [r.number for r in live] == [e.number for e in entries]
         for record_, entry in zip(live, entries, strict=True):
             assert record_.dealer == entry.dealer
@@ -467,7 +467,7 @@ def assert_cache_matches_a_fresh_fold(app, key: str) -> None:
             assert record_.round_end == entry.round_end
             assert record_.pot_after == entry.pot_after
             assert record_.factor == entry.factor
-        for record_ in table_ledger.hands_of(session, include_voided=True):
+        for record_ in table_reads.hands_of(session, include_voided=True):
             if record_.voided:
                 assert record_.result is None
                 assert record_.net is None

@@ -17,7 +17,7 @@ from scorer.domain import GAMES, RuleError, commands
 from scorer.domain.commands import RecordHand
 from scorer.domain.facts import parse_hand
 from scorer.domain.message import msg
-from scorer.services.table_ledger import fold_session
+from scorer.services.table_reads import fold_session
 from scorer.services.tables import create_session, record_hand
 from scorer.store import table_queue
 from scorer.store.busy import Busy

@@ -32,7 +32,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select, text
 
 from scorer import serve
-from scorer.services import table_ledger
+from scorer.services import table_reads
 from scorer.services import tournaments as ops
 from scorer.store import backups, table_codes
 from scorer.store.database import db
@@ -137,7 +137,7 @@ def test_an_upgraded_release_database_gives_the_same_answers_and_takes_new_hands
         codes, rows = set(), 0
         for stored in db.session.scalars(select(TableSession)):
             rows += 1
-            _, fresh = table_ledger.fold_session(stored)
+            _, fresh = table_reads.fold_session(stored)
             assert fresh.balances == stored.state["balances"], stored.key
             assert fresh.pot == stored.state["pot"], stored.key
             # Every table has its short code (6b7c8d9e0f1a), each its own.

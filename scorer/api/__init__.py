@@ -10,6 +10,7 @@ from scorer.api import (  # noqa: F401 (registers the routes)
     publishing,
     routes,
     series,
+    session_files,
     sessions,
     tournaments,
 )

@@ -1,5 +1,6 @@
 """Archive API: a Stammtisch's or a tournament's whole history as one JSON file
-(`scorer.formats.archive`), and the import of such a file into a new group or tournament.
+(`scorer.formats.archive`), and the import of such a file into a new group or tournament;
+the import of an evening's JSON export (`scorer.api.session_files`) as a new table.
 
 A group's archive is read and imported by whoever holds its key, as every group request;
 a tournament's by its organiser (HTTP Basic), and an imported tournament belongs to the
@@ -16,17 +17,22 @@ from werkzeug.utils import secure_filename
 from scorer.api import answers
 from scorer.api.blueprint import bp, group_bp
 from scorer.api.contract import WRITES, described
-from scorer.api.errors import ApiError
+from scorer.api.errors import ApiError, error_response
 from scorer.api.groups import group_to_json
 from scorer.api.schema import body_bytes
+from scorer.api.sessions import session_to_json
 from scorer.api.tournaments import organiser, own, tournament_to_json
+from scorer.domain import RuleError
+from scorer.domain.limits import MAX_UPLOAD_BYTES
+from scorer.domain.message import msg
 from scorer.extensions import IMPORTS
 from scorer.formats.archive import (
     parse_group_archive,
 )
 from scorer.formats.archive_tournament import parse_tournament_archive
-from scorer.formats.evening import MalformedDocument, load_document
-from scorer.services import archives, tournament_archives
+from scorer.formats.evening import MalformedDocument, load_document, parse_import
+from scorer.i18n.catalogue import say_error
+from scorer.services import archives, tables, tournament_archives
 
 
 def archive_response(document: dict[str, Any], name: str, day: str) -> Response:
@@ -112,3 +118,33 @@ def tournament_import():
     archive = parse_tournament_archive(uploaded_archive())
     tournament = tournament_archives.import_tournament(who, archive)
     return jsonify(tournament_to_json(tournament)), 201
+
+
+@bp.post("/sessions/import")
+@described(
+    "Import a JSON export as a new table",
+    {201: ("The session", answers.Session)},
+    body=dict,
+    refusals=(*WRITES, 409),
+)
+@IMPORTS
+def session_import():
+    """An evening's file (at most MAX_UPLOAD_BYTES) replayed as a new table in the
+    request's one transaction: if anything is wrong, nothing is written."""
+    raw = body_bytes()
+    if len(raw) > MAX_UPLOAD_BYTES:
+        return error_response(
+            413, "too_large", msg("at most %(count)s bytes", count=MAX_UPLOAD_BYTES)
+        )
+    try:
+        document = load_document(raw)
+        if not isinstance(document, dict):
+            raise MalformedDocument(msg("the file must be a JSON object (a Haferl session export)"))
+        session = tables.import_session(parse_import(document))
+    except MalformedDocument as exc:
+        return error_response(400, "malformed_json", say_error(exc))
+    except RuleError as exc:
+        return error_response(
+            422, "validation", msg("the file cannot be imported"), fields=exc.fields
+        )
+    return jsonify(session_to_json(session)), 201

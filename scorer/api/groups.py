@@ -16,7 +16,7 @@ from scorer.domain import group_commands
 from scorer.domain.message import msg
 from scorer.domain.validation import whole_number
 from scorer.extensions import NEW_TABLES
-from scorer.services import groups, seasons, table_ledger
+from scorer.services import groups, seasons, table_reads
 from scorer.store.models import Group
 
 
@@ -41,7 +41,7 @@ def group_to_json(group: Group, **more: Any) -> dict[str, Any]:
                 name=s.name,
                 date=s.created_at.date().isoformat(),
                 season=s.season,
-                players=list(table_ledger.ledger_for(s).everyone),
+                players=list(table_reads.ledger_for(s).everyone),
                 closed=s.closed,
                 paid=s.paid_at is not None,
             )

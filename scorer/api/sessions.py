@@ -20,8 +20,8 @@ from scorer.extensions import NEW_TABLES
 from scorer.i18n.catalogue import Speaker, say_error
 from scorer.i18n.reader import language
 from scorer.live import conditional
-from scorer.services import evenings, groups, hand_commands, table_ledger, tables
-from scorer.services.table_ledger import HAND_COLUMNS
+from scorer.services import evenings, groups, hand_commands, table_reads, tables
+from scorer.services.table_reads import HAND_COLUMNS
 from scorer.store import table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import HandRecord, TableSession
@@ -107,14 +107,14 @@ def session_to_json(session: TableSession, with_hands: bool = True) -> dict[str,
         data["group"] = group.key
     if with_hands:
         speaker = Speaker()
-        data["hands"] = [hand_answer(row, speaker) for row in table_ledger.live_hand_rows(session)]
+        data["hands"] = [hand_answer(row, speaker) for row in table_reads.live_hand_rows(session)]
     return answers.Session(**data).as_json()
 
 
 def hand_to_json(
     hand: HandRecord | Mapping[str, Any], speaker: Speaker | None = None
 ) -> dict[str, Any]:
-    """A hand as API.md shows it, from a record or a row of `table_ledger.live_hand_rows`."""
+    """A hand as API.md shows it, from a record or a row of `table_reads.live_hand_rows`."""
     return hand_answer(hand, speaker).as_json()
 
 
@@ -191,7 +191,7 @@ def read_session():
 @table_bp.get("/hands/<n:number>")
 @described("One hand", {200: ("The hand", answers.StoredHand)}, refusals=(404,))
 def read_hand(number: int):
-    return jsonify(hand_to_json(table_ledger.live_hand(g.session, number)))
+    return jsonify(hand_to_json(table_reads.live_hand(g.session, number)))
 
 
 @table_bp.post("/hands")
@@ -232,7 +232,7 @@ def record_hand():
 )
 def edit_hand(number: int):
     data = json_body()
-    table_ledger.require_hand(g.session, number)  # no such hand: 404 whatever the body
+    table_reads.require_hand(g.session, number)  # no such hand: 404 whatever the body
     command = hand_commands.edit_command(g.session, number, data)
     record = tables.edit_hand(g.session, command, by=correcting_organiser())
     return jsonify(hand_to_json(hand_row(record)))
@@ -248,7 +248,7 @@ def edit_hand(number: int):
     ),
 )
 def void_hand(number: int):
-    table_ledger.require_hand(g.session, number)  # no such hand: 404 whatever the version
+    table_reads.require_hand(g.session, number)  # no such hand: 404 whatever the version
     command = hand_commands.void_command(number, whole_number(request.args.get("version")))
     tables.void_hand(g.session, command, by=correcting_organiser())
     return "", 204
@@ -261,7 +261,7 @@ def void_hand(number: int):
     refusals=(404,),
 )
 def settlement():
-    result = table_ledger.settlement(g.session)
+    result = table_reads.settlement(g.session)
     return jsonify(
         answers.Settlement(
             balances=result.balances,
@@ -283,7 +283,7 @@ def close_session():
 @table_bp.get("/history")
 @described("Every change", {200: ("Events", [answers.HistoryEvent])}, refusals=(404,))
 def history():
-    events = table_ledger.history(g.session)
+    events = table_reads.history(g.session)
     return jsonify(
         [
             answers.HistoryEvent(

@@ -16,7 +16,7 @@ from scorer.i18n import words
 from scorer.i18n.catalogue import say
 from scorer.i18n.formats import euros, score_text
 from scorer.reports.paper import Clock
-from scorer.services.table_ledger import table_name
+from scorer.services.table_reads import table_name
 from scorer.store.models import TableSession
 
 PDF_CACHE_BYTES = 256 * 1024 * 1024

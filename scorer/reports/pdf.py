@@ -57,8 +57,8 @@ from scorer.reports.paper import (
 )
 from scorer.reports.printing import printed
 from scorer.reports.weasy import write_pdf
-from scorer.services import table_ledger
-from scorer.services.table_ledger import Standing
+from scorer.services import table_reads
+from scorer.services.table_reads import Standing
 from scorer.store.models import TableSession
 
 RESULT_WORDS = {"won": _l("won"), "lost": _l("lost"), "draw": _l("draw")}
@@ -159,16 +159,16 @@ def sheet_context(session: TableSession, lang: str, clock: Clock) -> dict[str, A
 
 def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
     game, system = GAMES[session.game], SYSTEMS[session.system]
-    ledger = table_ledger.ledger_for(session)
+    ledger = table_reads.ledger_for(session)
     has_pot = ledger.has_pot
     points = session.points_only
     players = list(ledger.everyone)
-    records = table_ledger.hand_rows(session, table_ledger.SHEET_COLUMNS, include_voided=True)
+    records = table_reads.hand_rows(session, table_reads.SHEET_COLUMNS, include_voided=True)
     params = rules_lines(game, system, session.params, points=points, has_pot=has_pot)
     # The parameters and the rules mark, three to a line.
     header_height = HEADER_BASE + PARAM_LINE * math.ceil((len(params) + 1) / PARAM_COLUMNS)
     columns = _columns(game, system, players, has_pot=has_pot)
-    start, standings = table_ledger.standings(session, records)
+    start, standings = table_reads.standings(session, records)
     sheet = _Sheet(
         game=game,
         players=players,
@@ -181,7 +181,7 @@ def _sheet_context(session: TableSession, clock: Clock) -> dict[str, Any]:
     )
     chunks = _pages(records, columns, sheet, header_height=header_height)
     money = points_text if points else euros
-    settled = table_ledger.settlement(session)  # at a tournament table: points, no transfers
+    settled = table_reads.settlement(session)  # at a tournament table: points, no transfers
     final = _final_lines(players, session.state["balances"], settled.balances, money=money)
     chart = _chart(sheet, points)
     closed = session.closed_at

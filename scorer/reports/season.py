@@ -116,7 +116,7 @@ def _season_html(group: Group, season: int, desk: Desk) -> str:
 
 CSV_HEADER = ("season", "date", "evening", "player", "cents", "euros")
 """The columns' ids; the download titles them in the reader's language
-(`exports.routes.COLUMN_TITLES`)."""
+(`scorer.web.downloads.COLUMN_TITLES`)."""
 
 
 def season_csv_rows(

@@ -7,7 +7,7 @@ and one style sheet (`site.css`). No script and nothing from elsewhere: every li
 file in the zip, so the pages open from a folder, a USB stick or any web space. Each page
 names the club (the organiser) and a tournament's pages carry its rules block and mark
 (`exports/_rules.html`). The pages are said in the language `scorer.i18n.words.speaking`
-chose; the CSV's column titles and separator too (as `scorer.exports.routes.csv_response`
+chose; the CSV's column titles and separator too (as `scorer.web.downloads.csv_response`
 writes an evening's).
 """
 

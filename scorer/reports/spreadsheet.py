@@ -13,7 +13,7 @@ from babel.numbers import get_decimal_symbol
 from scorer.domain import GAMES
 from scorer.i18n.catalogue import say
 from scorer.i18n.words import speaking
-from scorer.services.table_ledger import ledger_for
+from scorer.services.table_reads import ledger_for
 
 if TYPE_CHECKING:
     from scorer.store.models import HandRecord, TableSession
@@ -32,7 +32,7 @@ CSV_HAND_COLUMNS = (
     "player",
 )
 """The columns' ids, in the first row `csv_rows` yields; the download writes each
-column's title in the reader's language there (`scorer.exports.routes.COLUMN_TITLES`) and the
+column's title in the reader's language there (`scorer.web.downloads.COLUMN_TITLES`) and the
 numbers in the rows for a spreadsheet in that language. A script reads the JSON export."""
 CSV_HEADER = (*CSV_HAND_COLUMNS, "cents", "euros", "pot_after_cents")
 CSV_POINTS_HEADER = (*CSV_HAND_COLUMNS, "score")

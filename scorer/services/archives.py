@@ -33,7 +33,7 @@ from scorer.formats.archive import (
     stamp,
 )
 from scorer.formats.evening import ExportedEvening, ExportedHand, session_to_export
-from scorer.services import evenings, groups, table_ledger, tables
+from scorer.services import evenings, groups, table_reads, tables
 from scorer.store.database import db, unit_of_work
 from scorer.store.locks import begin_write
 from scorer.store.models import (
@@ -66,9 +66,9 @@ def evening_export(session: TableSession) -> dict[str, Any]:
     )
     hands = [
         ExportedHand(number=r.number, dealer=r.dealer, facts=r.facts, voided=r.voided)
-        for r in table_ledger.hands_of(session, include_voided=True)
+        for r in table_reads.hands_of(session, include_voided=True)
     ]
-    return session_to_export(evening, hands, table_ledger.settlement(session))
+    return session_to_export(evening, hands, table_reads.settlement(session))
 
 
 def group_archive(group: Group) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def group_archive(group: Group) -> dict[str, Any]:
 def closes(session: TableSession) -> list[int]:
     """How many hands the evening had each time it was closed (its history says)."""
     counts, hands = [], 0
-    for line in table_ledger.history(session):
+    for line in table_reads.history(session):
         if line.action == "record" and line.hand_number is not None:
             hands = max(hands, line.hand_number)
         elif line.action == "close":

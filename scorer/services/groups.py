@@ -32,7 +32,7 @@ from scorer.domain.names import alike_message, same_name
 from scorer.domain.scoring import Rules
 from scorer.domain.season import share_out
 from scorer.domain.settle import settle
-from scorer.services import table_ledger, tables
+from scorer.services import table_reads, tables
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, NotFound
@@ -148,7 +148,7 @@ def _rename(group: Group, old: str, new: str) -> str:
         raise RuleError.one("name", alike_message(taken, new))
     group.members = [new if m == old else m for m in group.members]
     for session in evenings(group):
-        _rename_in_evening(session, old, new)
+        tables.rename_in_evening(session, old, new)
     _event(group, "rename", {"from": old, "to": new})
     _changed(group)
     return new
@@ -198,25 +198,6 @@ def _set_coming(group: Group, name: str, coming: bool) -> None:
         return
     _event(group, "return" if coming else "retire", {"name": name})
     _changed(group)
-
-
-def _rename_in_evening(session: TableSession, old: str, new: str) -> None:
-    def swap(name: str) -> str:
-        return new if name == old else name
-
-    if old not in table_ledger.ledger_for(session).everyone:
-        return
-    session.players = [swap(p) for p in session.players]
-    session.first_dealer = swap(session.first_dealer)
-    if session.lineups:
-        session.lineups = [
-            {**lu, "players": [swap(p) for p in lu["players"]], "dealer": swap(lu["dealer"])}
-            for lu in session.lineups
-        ]
-    for record in table_ledger.hands_of(session, include_voided=True):
-        record.facts = {**record.facts, "declarer": swap(record.facts["declarer"])}
-        record.dealer = swap(record.dealer)
-    table_ledger.refold(session, 1)
 
 
 # --- evenings -------------------------------------------------------------------------------
@@ -314,7 +295,7 @@ def planned_shares(group: Group) -> dict[str, int]:
         raise Conflict(msg("an evening of this season is still open: close it first"))
     attended: dict[str, int] = {}
     for session in season:
-        for player in table_ledger.ledger_for(session).everyone:
+        for player in table_reads.ledger_for(session).everyone:
             attended[player] = attended.get(player, 0) + 1
     order = [m for m in group.members if m in attended]
     weights = attended if group.share_by == "evenings" else None
@@ -349,7 +330,7 @@ def collected_settlement(group: Group) -> tuple[dict[str, int], list[Any], list[
     sessions = unpaid(group)
     balances: dict[str, int] = {}
     for session in sessions:
-        for account, cents in table_ledger.settlement(session).balances.items():
+        for account, cents in table_reads.settlement(session).balances.items():
             balances[account] = balances.get(account, 0) + cents
     balances = {a: c for a, c in balances.items() if c}
     return balances, settle(balances), sessions

@@ -10,7 +10,7 @@ from typing import Any
 
 from scorer.domain import GAMES, commands
 from scorer.domain.commands import EditHand, RecordHand, VoidHand
-from scorer.services.table_ledger import ledger_for
+from scorer.services.table_reads import ledger_for
 from scorer.store.models import TableSession
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from scorer.domain import Hand, RuleError
 from scorer.domain.message import msg
-from scorer.services.table_ledger import HAND_COLUMNS, hand_summary
+from scorer.services.table_reads import HAND_COLUMNS, hand_summary
 from scorer.store.database import db
 from scorer.store.errors import HandExists
 from scorer.store.models import HandRecord, TableSession

@@ -13,7 +13,7 @@ from scorer.domain import Hand
 from scorer.domain.message import msg
 from scorer.domain.model import POT
 from scorer.domain.season import PlayedHand, PlayerStats, player_stats, season_table
-from scorer.services import table_ledger
+from scorer.services import table_reads
 from scorer.services.groups import evenings, history
 from scorer.store.database import db
 from scorer.store.errors import NotFound
@@ -42,9 +42,9 @@ def season_shares(group: Group, season: int) -> dict[str, int]:
 
 
 def played_hands(session: TableSession) -> list[PlayedHand]:
-    ledger = table_ledger.ledger_for(session)
+    ledger = table_reads.ledger_for(session)
     hands = []
-    for record in table_ledger.hands_of(session):
+    for record in table_reads.hands_of(session):
         seated = ledger.seated_at(record.number)
         hand = Hand.from_json(record.facts)
         hands.append(
@@ -96,4 +96,4 @@ def running_balances(
 
 def evening_nets(session: TableSession) -> dict[str, int]:
     """Each player's settle-up of the evening, without the Haferl's part."""
-    return {p: c for p, c in table_ledger.settlement(session).balances.items() if p != POT}
+    return {p: c for p, c in table_reads.settlement(session).balances.items() if p != POT}

@@ -1,5 +1,8 @@
-"""Operations that change the database: create a session, record, edit and void hands,
-close the evening. They `flush`; the request commits once, and a failure rolls back all.
+"""A table's writes (its aggregate): open a table, record, edit, void and undo hands,
+change or rename its players, import an evening, close and reopen it. They `flush`; the
+request commits once, and a failure rolls back all. What a table is read as lies in
+`scorer.services.table_reads`; the cache of its fold, which only these writes keep, in
+`scorer.services.table_cache`.
 
 Every operation that changes a table runs on a session loaded with `session_for_write`,
 which holds the table's lock until the request commits: two devices' writes happen one
@@ -26,17 +29,8 @@ from scorer.domain.limits import MAX_EVENING_HANDS
 from scorer.domain.message import msg
 from scorer.services import director, policies
 from scorer.services.hand_numbers import check_not_entered_since, check_number
-from scorer.services.table_ledger import (
-    bump_version,
-    bumped,
-    cached_columns,
-    cached_state_before,
-    counted,
-    hands_of,
-    ledger_for,
-    no_such_hand,
-    refold,
-)
+from scorer.services.table_cache import bump_version, bumped, cached_columns, counted, refold
+from scorer.services.table_reads import cached_state_before, hands_of, ledger_for, no_such_hand
 from scorer.store.database import db, unit_of_work
 from scorer.store.errors import Conflict, LaterHandExists, NotFound
 from scorer.store.hand_writes import write_hand
@@ -381,6 +375,28 @@ def _restart(session: TableSession, players: tuple[str, ...], dealer: str) -> No
     session.state = ledger.start().to_json()
     bump_version(session)
     _history(session, "players", data={"players": list(players), "dealer": dealer, "at": 1})
+
+
+def rename_in_evening(session: TableSession, old: str, new: str) -> None:
+    """A member's new name (`scorer.services.groups`) wherever the evening names him:
+    its players, dealers and lineups, every hand's declarer and dealer, and the fold."""
+
+    def swap(name: str) -> str:
+        return new if name == old else name
+
+    if old not in ledger_for(session).everyone:
+        return
+    session.players = [swap(p) for p in session.players]
+    session.first_dealer = swap(session.first_dealer)
+    if session.lineups:
+        session.lineups = [
+            {**lu, "players": [swap(p) for p in lu["players"]], "dealer": swap(lu["dealer"])}
+            for lu in session.lineups
+        ]
+    for record in hands_of(session, include_voided=True):
+        record.facts = {**record.facts, "declarer": swap(record.facts["declarer"])}
+        record.dealer = swap(record.dealer)
+    refold(session, 1)
 
 
 def changed_fold(session: TableSession, ledger: Ledger) -> LedgerState:

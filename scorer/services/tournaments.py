@@ -32,7 +32,7 @@ from scorer.domain.tournament import (
     standings,
 )
 from scorer.domain.tournament_commands import DrawRound, NewTournament, SwapPlayers
-from scorer.services import director, policies, table_ledger, tables
+from scorer.services import director, policies, table_reads, tables
 from scorer.services.door import new_desk_code
 from scorer.store import table_rows
 from scorer.store.database import db, unit_of_work
@@ -300,7 +300,7 @@ def swap_players(round_: TournamentRound, command: SwapPlayers) -> None:
             session.players = players
             session.first_dealer = players[0]
             ledger = Ledger(
-                table_ledger.rules_for(session), tuple(players), players[0], points_only=True
+                table_reads.rules_for(session), tuple(players), players[0], points_only=True
             )
             session.state = ledger.start().to_json()
     director.log(round_.tournament, "swap", round=round_.number, a=a, b=b)

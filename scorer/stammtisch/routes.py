@@ -9,7 +9,6 @@ from flask import Response, abort, flash, g, redirect, render_template, request,
 
 from scorer.domain import GAMES, SYSTEMS, RuleError, group_commands
 from scorer.domain.validation import whole_number
-from scorer.exports.routes import csv_response
 from scorer.extensions import NEW_TABLES, PDFS, desk
 from scorer.i18n.catalogue import say, say_error
 from scorer.i18n.formats import euros, one_decimal
@@ -22,6 +21,7 @@ from scorer.services import groups, seasons
 from scorer.stammtisch.blueprint import bp
 from scorer.stammtisch.forms import ActionForm, RenameForm, group_form, rules_form
 from scorer.store.errors import Conflict, NotFound
+from scorer.web.downloads import csv_response
 from scorer.web.forms import (
     attach_errors,
     errors_text,
@@ -356,7 +356,7 @@ def season_pdf():
 
 @bp.get("/s/<group_key>/saison.csv")
 def season_csv():
-    """The season as a spreadsheet in the reader's language (`exports.routes.csv_response`)."""
+    """The season as a spreadsheet in the reader's language (`web.downloads.csv_response`)."""
     lang, number = file_language(), chosen_season()
     rows = season.season_csv_rows(g.group, number, desk().clock, lang=lang)
     return csv_response(rows, f'attachment; filename="saison-{number}.csv"', lang)

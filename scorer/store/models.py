@@ -2,7 +2,7 @@
 
 Balances are not stored as a truth of their own: `TableSession.state` and the result
 columns of `HandRecord` are a cache of the ledger fold, rebuilt from the hands by
-`scorer.services.table_ledger.refold` and checked against a fresh fold in the tests.
+`scorer.services.table_cache.refold` and checked against a fresh fold in the tests.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from scorer.i18n.formats import euros
 from scorer.i18n.words import gettext as _
 from scorer.live import conditional, live_etag
 from scorer.reports.chart import balance_chart_svg, balance_series
-from scorer.services import evenings, table_ledger, tables
+from scorer.services import evenings, table_reads, tables
 from scorer.store.errors import Conflict
 from scorer.table.blueprint import bp
 from scorer.table.forms import players_form
@@ -44,7 +44,7 @@ def close():
         evenings.close_evening(g.table)
         return redirect(url_for("table.settle"))
     return render_template(
-        "confirm_close.html", table=g.table, settlement=table_ledger.settlement(g.table)
+        "confirm_close.html", table=g.table, settlement=table_reads.settlement(g.table)
     )
 
 
@@ -53,7 +53,7 @@ def players():
     """Players who come and go: who sits at the table from the next hand on."""
     table = g.table
     game = GAMES[table.game]
-    ledger = table_ledger.ledger_for(table)
+    ledger = table_reads.ledger_for(table)
     state = LedgerState.from_json(table.state)
     seated = ledger.seated(state)
     formdata = request.form if request.method == "POST" else None
@@ -110,7 +110,7 @@ def settle():
             "settle.html",
             table=g.table,
             game=GAMES[g.table.game],
-            settlement=table_ledger.settlement(g.table),
+            settlement=table_reads.settlement(g.table),
             etag=etag,
             news=latest_news(g.table),
         ),
@@ -126,8 +126,8 @@ def qr():
 def chart():
     """Each player's balance after every hand, drawn on the server (no JavaScript)."""
     table = g.table
-    start, after = table_ledger.standings(table, table_ledger.hands_of(table))
-    ledger = table_ledger.ledger_for(table)
+    start, after = table_reads.standings(table, table_reads.hands_of(table))
+    ledger = table_reads.ledger_for(table)
     players, series = balance_series(
         ledger.everyone,
         [start[0], *(balances for balances, _ in after.values())],

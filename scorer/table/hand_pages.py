@@ -21,7 +21,7 @@ from scorer.i18n.catalogue import say, say_error
 from scorer.i18n.words import gettext as _
 from scorer.i18n.words import ngettext
 from scorer.live import conditional, live_etag
-from scorer.services import hand_commands, table_ledger, tables
+from scorer.services import hand_commands, table_reads, tables
 from scorer.store.errors import LaterHandExists, NotFound
 from scorer.table.blueprint import bp
 from scorer.table.hand_form import COUNTS, form_data_from_facts
@@ -50,7 +50,7 @@ def edit_preview(number: int):
     record = live_hand(number)
     form = table_hand_form(formdata=request.form)
     form.declarer.choices = declarers(record)
-    state = table_ledger.state_before(g.table, number)
+    state = table_reads.state_before(g.table, number)
     return render_preview(form, state, number, dealer=record.dealer)
 
 
@@ -60,7 +60,7 @@ def render_preview(form, state: LedgerState, number: int, *, dealer: str | None 
         return render_template("_preview.html", missing=missing)
     try:
         hand = hand_from_form(form)
-        entry, _state = table_ledger.ledger_for(g.table).play(state, number, hand, dealer=dealer)
+        entry, _state = table_reads.ledger_for(g.table).play(state, number, hand, dealer=dealer)
     except RuleError as exc:
         return render_template(
             "_preview.html",
@@ -112,7 +112,7 @@ def hands():
             table=table,
             game=game,
             system=system,
-            records=table_ledger.hands_numbered(table, first, first + HANDS_PER_PAGE - 1),
+            records=table_reads.hands_numbered(table, first, first + HANDS_PER_PAGE - 1),
             page=page,
             pages=pages,
             etag=live_etag("hands", table.version, page),
@@ -138,7 +138,7 @@ def edit(number: int):
             except RuleError as exc:
                 attach_errors(form, exc)
             else:
-                later = table_ledger.live_hands_after(table, number)
+                later = table_reads.live_hands_after(table, number)
                 flash(
                     ngettext(
                         "Hand %(number)s changed; the hand after it is settled anew.",
@@ -163,7 +163,7 @@ def edit(number: int):
         system=system,
         form=form,
         record=record,
-        params=table_ledger.rules_for(table).params,
+        params=table_reads.rules_for(table).params,
     ), status
 
 
@@ -175,7 +175,7 @@ def void(number: int):
         if request.form.get("next") == "table":
             return undo(command)
         tables.void_hand(g.table, command, by=organiser_here())
-        later = table_ledger.live_hands_after(g.table, number)
+        later = table_reads.live_hands_after(g.table, number)
         flash(
             ngettext(
                 "Hand %(number)s struck out; the hand after it is settled anew.",
@@ -219,12 +219,12 @@ def undo(command: VoidHand):
 def declarers(record) -> list:
     """Who could have declared hand `record`: who sat at the table then, but the dealer who
     sat out."""
-    seated = table_ledger.ledger_for(g.table).seated_at(record.number)
+    seated = table_reads.ledger_for(g.table).seated_at(record.number)
     return options((p, p) for p in seated if p != record.sitting_out)
 
 
 def live_hand(number: int):
     try:
-        return table_ledger.live_hand(g.table, number)
+        return table_reads.live_hand(g.table, number)
     except NotFound:
         abort(404, _("There is no hand %(number)s at this table (any more).", number=number))

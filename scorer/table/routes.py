@@ -29,7 +29,7 @@ from scorer.extensions import NEW_TABLES, OPEN_BY_CODE
 from scorer.i18n.catalogue import say, say_error
 from scorer.i18n.words import gettext as _
 from scorer.live import conditional, is_live_poll, live_etag
-from scorer.services import evenings, groups, hand_commands, policies, table_ledger, tables
+from scorer.services import evenings, groups, hand_commands, policies, table_reads, tables
 from scorer.store import table_codes, table_queue, table_rows
 from scorer.store.errors import Conflict, HandExists, NotFound
 from scorer.store.models import Organiser, TableSession
@@ -78,7 +78,7 @@ def table_context() -> dict[str, Any]:
     table = getattr(g, "table", None)
     if table is None:
         return {}
-    ledger = table_ledger.ledger_for(table)
+    ledger = table_reads.ledger_for(table)
     # Read (a state per change of players) only by a page that lists hands, and once.
     changes = cache(lambda: seat_changes(table, ledger) if ledger.lineups else {})
     return {
@@ -214,12 +214,12 @@ def new_table():
 def table_hand_form(formdata=None, data=None):
     table = g.table
     game, system = game_and_system(table)
-    rules = table_ledger.rules_for(table)
+    rules = table_reads.rules_for(table)
     bonus_ids = game.bonus_ids(system.id, rules.params)
     max_doublings = rules.params.get("max_doublings", 0) if game.doublings else 0
     if data is None and formdata is None:
         data = {}
-    active = seats(table, table_ledger.ledger_for(table)).active
+    active = seats(table, table_reads.ledger_for(table)).active
     return hand_form(game, active, max_doublings, bonus_ids=bonus_ids, formdata=formdata, data=data)
 
 
@@ -251,13 +251,13 @@ def latest_news(table) -> str:
     points" (empty before the first hand)."""
     if not table.hand_count:
         return ""
-    last = table_ledger.latest_hands(table, 1)
+    last = table_reads.latest_hands(table, 1)
     if not last or last[0].number != table.hand_count:
         return ""
     return _(
         "New from another device: hand %(number)s, %(hand)s",
         number=last[0].number,
-        hand=say(table_ledger.hand_summary(table.game, last[0].facts)),
+        hand=say(table_reads.hand_summary(table.game, last[0].facts)),
     )
 
 
@@ -291,7 +291,7 @@ def table():
     if "wieder" in request.args:
         return redirect(url_for("table.table"))
     undone = take_refill()
-    record = table_ledger.voided_hand(g.table, undone) if undone is not None else None
+    record = table_reads.voided_hand(g.table, undone) if undone is not None else None
     if record is None:
         return conditional(
             table_etag(g.table.version), lambda: render_table(table_hand_form(data={}))
@@ -309,7 +309,7 @@ def render_table(
 ):
     table = g.table
     game, system = game_and_system(table)
-    ledger = table_ledger.ledger_for(table)
+    ledger = table_reads.ledger_for(table)
     upcoming = upcoming_seats(table, ledger, UPCOMING)
     posted = whole_number(form.number.data) if conflict else None
     return render_template(
@@ -324,9 +324,9 @@ def render_table(
         conflict=conflict,
         refilled=refilled,
         token_renew_s=renew_in_s(),
-        params=table_ledger.rules_for(table).params,
-        recent_hands=table_ledger.latest_hands(table, 12),
-        final=table_ledger.settlement(table).balances if table.closed else None,
+        params=table_reads.rules_for(table).params,
+        recent_hands=table_reads.latest_hands(table, 12),
+        final=table_reads.settlement(table).balances if table.closed else None,
         group=groups.group_of_evening(table),
         table_url=url_for("table.table", _external=True),
         remembered=remembered(table, game),
@@ -427,7 +427,7 @@ def answer_conflict(form, hand: Hand, exc: HandExists):
         if same
         else say_error(exc),
         "same": same,
-        "mine": say(table_ledger.hand_summary(g.table.game, hand.to_json())),
+        "mine": say(table_reads.hand_summary(g.table.game, hand.to_json())),
         "next_number": exc.next_number,
     }
     if wants_json():
@@ -451,7 +451,7 @@ def render_table_form(form) -> str:
         form=form,
         game=game,
         system=system,
-        params=table_ledger.rules_for(table).params,
+        params=table_reads.rules_for(table).params,
         next_number=whole_number(form.number.data) or table.hand_count + 1,
     )
 

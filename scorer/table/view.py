@@ -16,7 +16,7 @@ from scorer.domain.registry import Game, System
 from scorer.i18n.catalogue import say
 from scorer.i18n.reader import in_each_language
 from scorer.i18n.words import gettext, ngettext
-from scorer.services import table_ledger
+from scorer.services import table_reads
 from scorer.store.models import TableSession
 
 
@@ -57,7 +57,7 @@ def seat_changes(session: TableSession, ledger: Ledger) -> dict[int, list[Msg]]:
     said: dict[int, list[Msg]] = {}
     for at, new, back, gone in ledger.seat_changes():
         lines = said.setdefault(at, [])
-        stake = ledger.newcomer_stake(table_ledger.state_before(session, at)) if new else 0
+        stake = ledger.newcomer_stake(table_reads.state_before(session, at)) if new else 0
         for name in new:
             if stake:
                 line = msg(
@@ -93,6 +93,6 @@ def remembered(session: TableSession, game: Game) -> dict[str, dict[str, str]]:
         ]
         if session.closed:
             parts.append(gettext("finished"))
-        return {"name": say(table_ledger.table_name(session)), "summary": " · ".join(parts)}
+        return {"name": say(table_reads.table_name(session)), "summary": " · ".join(parts)}
 
     return in_each_language(words)

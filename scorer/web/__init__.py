@@ -18,7 +18,7 @@ from scorer.i18n.words import gettext as _
 from scorer.live import is_live_poll
 from scorer.reports.printing import COME_BACK, StillPrinting
 from scorer.reports.refusals import PrinterBusy
-from scorer.services import table_ledger
+from scorer.services import table_reads
 from scorer.store.busy import Busy, DiskFull, is_disk_full
 from scorer.web.forms import SUIT_NAMES
 from scorer.web.links import language_url
@@ -34,10 +34,10 @@ def format_amount(cents: int, points: bool = False, signed: bool = False) -> str
 
 
 def init_app(app: Flask) -> None:
-    from scorer import auth, exports, stammtisch, table, tournaments
+    from scorer import auth, stammtisch, table, tournaments, uploads
 
     app.register_blueprint(table.bp)
-    app.register_blueprint(exports.bp)
+    app.register_blueprint(uploads.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(stammtisch.bp)
@@ -54,7 +54,7 @@ def _template_helpers(app: Flask) -> None:
     app.jinja_env.filters["units"] = lambda units: signed_number(units, signed=False)  # −8
     app.jinja_env.filters["say"] = say
     app.jinja_env.filters["say_line"] = say_line
-    app.jinja_env.filters["table_name"] = lambda session: say(table_ledger.table_name(session))
+    app.jinja_env.filters["table_name"] = lambda session: say(table_reads.table_name(session))
     scripts_folder = Path(app.static_folder or "static") / "js"
     app.jinja_env.globals.update(
         suit_names=SUIT_NAMES,

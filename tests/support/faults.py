@@ -386,7 +386,7 @@ def stored_hands(url: str, day: Day) -> tuple[dict[tuple[str, int], Stored], lis
 
     from scorer import create_app
     from scorer.services import tournaments as ops
-    from scorer.services.table_ledger import fold_session
+    from scorer.services.table_reads import fold_session
     from scorer.store.database import db
     from scorer.store.models import HandRecord, Tournament
     from scorer.store.table_rows import get_session

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import delete, func, select
 
 from scorer import create_app
-from scorer.services.table_ledger import fold_session, ledger_for
+from scorer.services.table_reads import fold_session, ledger_for
 from scorer.store.database import db
 from scorer.store.models import (
     CharityGift,

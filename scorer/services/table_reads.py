@@ -1,10 +1,11 @@
-"""An evening's ledger as the database keeps it: its hands read back, the fold of them, and
-the cache of that fold (each hand's result and the state after it, the table's balances,
-tally and version), always equal to a fresh fold of the stored hands.
+"""A table as it is read (its repository): its rules and ledger, its hands (every one, the
+latest, a page of them, the live one of a number), their rows for the API, the sheet and
+the exports, its history, a fresh fold of its hands, the state before a hand, where the
+evening stood after each hand, the settle-up and the table's name.
 
-`scorer.services.tables` writes through it: recording a hand continues from the cached
-state after the last hand; an edit or a void folds the evening again from the changed hand
-on (`refold`), starting from the state cached after the hand before it.
+Nothing here writes. A table's writes are its aggregate, `scorer.services.tables`, which
+keeps the cache of the fold (`scorer.services.table_cache`) equal to a fresh fold of the
+stored hands.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Row, bindparam, case, func, select, update
+from sqlalchemy import Row, case, func, select
 
 from scorer.domain import GAMES, Hand
 from scorer.domain.ledger import Entry, Ledger, LedgerState, Lineup, Settlement
@@ -25,26 +26,10 @@ from scorer.store.models import (
     HistoryEvent,
     TableSession,
     TournamentTable,
-    utcnow,
 )
 
 if TYPE_CHECKING:
     pass
-
-
-CLEARED: dict[str, Any] = {
-    "state_after": None,
-    "result": None,
-    "net": None,
-    "explanation": None,
-    "sitting_out": None,
-    "round": None,
-    "pot_after": None,
-    "new_round": False,
-    "round_end": False,
-    "factor": 1,
-}
-"""The cached columns of a hand struck out."""
 
 
 def no_such_hand(number: int) -> Msg:
@@ -268,87 +253,6 @@ def fold_session(session: TableSession) -> tuple[list[Entry], LedgerState]:
     return ledger_for(session).fold((r.number, Hand.from_json(r.facts), r.dealer) for r in records)
 
 
-def refold(session: TableSession, from_number: int = 1) -> LedgerState:
-    """Fold the live hands from `from_number` on again, starting from the state cached
-    after the live hand before it, and rewrite their cache; a RuleError rolls back the
-    edit. Hands before `from_number` are neither read nor written."""
-    ledger = ledger_for(session)
-    state = cached_state_before(session, from_number) if from_number > 1 else None
-    if state is None:
-        from_number, state = 1, ledger.start()
-    # Only what the fold reads is loaded, and the cache is written with one executemany
-    # (an ORM object per hand would cost more than the fold at 2,000 hands).
-    later = db.session.execute(
-        select(HandRecord.id, HandRecord.number, HandRecord.facts, HandRecord.dealer)
-        .where(
-            HandRecord.session_id == session.id,
-            HandRecord.number >= from_number,
-            HandRecord.voided.is_(False),
-        )
-        .order_by(HandRecord.number)
-    ).all()
-    cached = []
-    for row in later:
-        entry, state = ledger.play(state, row.number, Hand.from_json(row.facts), dealer=row.dealer)
-        cached.append({"hand_id": row.id, **cached_columns(entry, state)})
-    if cached:
-        hands = HandRecord.__table__
-        write = (
-            hands.update()
-            .where(hands.c.id == bindparam("hand_id"))
-            .values({column: bindparam(column) for column in CLEARED})
-        )
-        db.session.execute(write, cached)
-    db.session.execute(  # a hand struck out has no cache (it is not in the ledger)
-        update(HandRecord)
-        .where(
-            HandRecord.session_id == session.id,
-            HandRecord.number >= from_number,
-            HandRecord.voided.is_(True),
-            HandRecord.state_after.is_not(None),
-        )
-        .values(**CLEARED)
-        .execution_options(synchronize_session=False)
-    )
-    for record in list(db.session.identity_map.values()):
-        if isinstance(record, HandRecord) and record.number >= from_number:
-            db.session.expire(record)  # read again from what was just written
-    session.state = ledger.ready(state, session.hand_count + 1).to_json()
-    session.declarer_tally = tally_afresh(session)
-    bump_version(session)
-    db.session.flush()
-    return state
-
-
-def counted(
-    tally: Mapping[str, Mapping[str, int]], result: str, declarer: str
-) -> dict[str, dict[str, int]]:
-    """`tally` (see `TableSession.declarer_tally`) with one more hand that ended `result`."""
-    counted = {outcome: dict(by_declarer) for outcome, by_declarer in tally.items()}
-    by_declarer = counted.setdefault(result, {})
-    by_declarer[declarer] = by_declarer.get(declarer, 0) + 1
-    return counted
-
-
-def tally_afresh(session: TableSession) -> dict[str, dict[str, int]]:
-    """`TableSession.declarer_tally` counted afresh from the live hands, in the database
-    (after a refold has written their results)."""
-    declarer = HandRecord.facts["declarer"].as_string()
-    rows = db.session.execute(
-        select(HandRecord.result, declarer, func.count())
-        .where(
-            HandRecord.session_id == session.id,
-            HandRecord.voided.is_(False),
-            HandRecord.result.is_not(None),
-        )
-        .group_by(HandRecord.result, declarer)
-    )
-    tally: dict[str, dict[str, int]] = {}
-    for result, name, hands in rows:
-        tally.setdefault(result, {})[name] = hands
-    return tally
-
-
 def state_before(session: TableSession, number: int) -> LedgerState:
     """The ledger's state just before hand `number` (what an edit of it is played from)."""
     state = cached_state_before(session, number) if number > 1 else None
@@ -375,33 +279,6 @@ def cached_state_before(session: TableSession, number: int) -> LedgerState | Non
         .limit(1)
     )
     return LedgerState.from_json(previous) if previous else None
-
-
-def bump_version(session: TableSession) -> None:
-    """Every write bumps the table's version: exports cached per version go stale."""
-    for name, value in bumped(session).items():
-        setattr(session, name, value)
-
-
-def bumped(session: TableSession) -> dict[str, Any]:
-    """The table's next version and when it was written."""
-    return {"version": session.version + 1, "updated_at": utcnow()}
-
-
-def cached_columns(entry: Entry, state: LedgerState) -> dict[str, Any]:
-    """A live hand's cached columns: what folding it gave."""
-    return {
-        "state_after": state.to_json(),
-        "result": entry.score.result,
-        "net": entry.net,
-        "explanation": [line.to_json() for line in entry.score.explanation],
-        "sitting_out": entry.sitting_out,
-        "round": entry.round,
-        "new_round": entry.new_round,
-        "round_end": entry.round_end,
-        "pot_after": entry.pot_after,
-        "factor": entry.factor,
-    }
 
 
 def settlement(session: TableSession) -> Settlement:
