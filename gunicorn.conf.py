@@ -15,8 +15,8 @@ require_known_gunicorn()
 bind = f"{os.environ.get('HOST') or '0.0.0.0'}:{os.environ.get('PORT') or '5000'}"
 workers = int(os.environ.get("WORKERS") or 1)
 threads = THREADS
-# gthread with threads of its own for the tablets' writes, and whole requests only handed
-# to a thread (scorer.worker).
+# A poller that gathers whole requests, and threads of their own for the tablets' writes
+# (scorer.worker, on gunicorn's base Worker).
 worker_class = "scorer.worker.TabletsFirstWorker"
 timeout = TIMEOUT
 # Live pages ask every 1.5 s (static/js/live.js): an idle connection is kept a little longer

@@ -1,15 +1,17 @@
-"""The server's settings are gunicorn's own file, and the worker that extends gthread's
-private parts refuses a gunicorn it was not written against."""
+"""The server's settings are gunicorn's own file; the worker is built on what gunicorn
+offers a worker of one's own (nothing of gthread's), refuses a gunicorn it was not written
+against, and sorts a connection's bytes into whole requests."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import gunicorn
+import gunicorn.http
 import pytest
-from gunicorn.workers.gthread import ThreadWorker
 
 from scorer import serve, worker
 
@@ -28,9 +30,63 @@ def test_another_major_version_of_gunicorn_is_refused(monkeypatch, version):
 
 
 def test_a_gunicorn_without_a_part_the_worker_uses_is_refused(monkeypatch):
-    monkeypatch.delattr(ThreadWorker, "enqueue_req")
-    with pytest.raises(RuntimeError, match="without enqueue_req"):
+    monkeypatch.delattr(gunicorn.http, "get_parser")
+    with pytest.raises(RuntimeError, match=r"without gunicorn\.http\.get_parser"):
         worker.require_known_gunicorn()
+
+
+def test_the_worker_uses_only_what_gunicorn_offers_a_worker_of_ones_own():
+    """The base class `worker_class` names, the parser `gunicorn.http` exports, its WSGI
+    call and its errors: no bundled worker's parts (gthread's were private)."""
+    tree = ast.parse((ROOT / "scorer" / "worker.py").read_text(encoding="utf-8"))
+    used = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gunicorn"):
+            used |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            used |= {a.name for a in node.names if a.name.startswith("gunicorn")}
+    assert used == {
+        "gunicorn",
+        "gunicorn.http",
+        "gunicorn.http.wsgi",
+        "gunicorn.http.errors.NoMoreData",
+        "gunicorn.workers.base.Worker",
+    }
+    assert "get_parser" in gunicorn.http.__all__
+
+
+HEAD = b"POST /api/v1/sessions/k/hands HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n"
+
+
+def test_a_request_is_whole_once_its_body_is_in_and_the_next_one_is_kept_apart():
+    assert worker.arrived(HEAD[:20]) is None
+    assert worker.arrived(HEAD + b"{}") is None
+    whole = worker.arrived(HEAD + b"{}{}GET / HTTP/1.1\r\n")
+    assert whole == worker.Arrival(HEAD + b"{}{}", b"GET / HTTP/1.1\r\n", whole=True)
+    get = b"GET /api/v1/games HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert worker.arrived(get) == worker.Arrival(get, b"", whole=True)
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        HEAD.replace(b"Content-Length: 4", b"Content-Length: 999999"),  # an import
+        HEAD.replace(b"Content-Length: 4", b"Content-Length: -1"),  # for the parser to refuse
+        HEAD.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n"),
+        b"GET / HTTP/1.1\r\n" + b"X: y\r\n" * 20_000,  # a head too long to gather
+        HEAD.replace(b"Content-Length: 4", b"Transfer-Encoding: chunked") + b"2\r\n{}\r\n0\r\n\r\n",
+    ],
+)
+def test_what_cannot_be_gathered_whole_goes_on_to_a_thread_and_its_connection_closes(
+    request_bytes,
+):
+    arrival = worker.arrived(request_bytes)
+    assert arrival == worker.Arrival(request_bytes, b"", whole=False)
+
+
+def test_a_chunked_body_is_gathered_until_its_last_chunk():
+    chunked = HEAD.replace(b"Content-Length: 4", b"Transfer-Encoding: chunked")
+    assert worker.arrived(chunked + b"2\r\n{}\r\n") is None
 
 
 def settings(**env: str) -> dict[str, object]:
