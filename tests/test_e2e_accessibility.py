@@ -114,8 +114,7 @@ def test_no_serious_or_critical_wcag_violation(live_server):
                 )
                 page = context.new_page()
                 for name, path in pages.items():
-                    page.goto(path)
-                    page.wait_for_load_state("networkidle")
+                    page.goto(path)  # the load event: the page as the server wrote it
                     response = axe.run(page, options=WCAG).response
                     runs += 1
                     for kind in ("passes", "violations", "incomplete", "inapplicable"):
