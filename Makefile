@@ -65,15 +65,16 @@ lint: $(VENV)/.installed-test node_modules/.package-lock.json
 	$(BIN)/mypy
 	npx eslint static/
 
-# One test worker per core (pytest-xdist), a module's tests in one worker (they share its
-# servers and browser).
-TEST_WORKERS ?= auto
+# Two test workers per core (pytest-xdist): a third of a run is waiting (for a browser, a
+# server, a poll), which the other worker's tests fill. A module's tests stay in one worker
+# (they share its servers and browser), the long modules first (tests/conftest.py).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 test: lint catalogues
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 # The rules, the services and the pages without the browser, real servers or fuzzing.
 test-fast: $(VENV)/.installed-test catalogues
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope -m "not e2e and not slow"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder -m "not e2e and not slow"
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .

@@ -67,12 +67,20 @@ PDFs or play whole tournaments: `slow` (measured with `pytest --durations=0`).
 
 
 def pytest_collection_modifyitems(config, items):
+    """Marks the browser tests `e2e` and the slow modules `slow`, and runs them first: the
+    test workers (`make test`: `--dist loadscope --no-loadscope-reorder`) take modules in
+    this order, so the long ones start at once and the many short ones fill in the end,
+    instead of one worker finishing a browser module alone while the other waits."""
+    weights = {}
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
         if module.startswith("test_e2e"):
             item.add_marker(pytest.mark.e2e)
+            weights[item.nodeid] = 0
         elif module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+            weights[item.nodeid] = 1
+    items.sort(key=lambda item: weights.get(item.nodeid, 2))  # stable: a module stays whole
 
 
 PLAIN_RULE_MESSAGES: list[object] = []
@@ -150,12 +158,16 @@ def patient_printer(request, monkeypatch) -> None:
     """A request waits for its paper however busy the machine (several test workers on two
     cores print slowly): "being printed" (202) only in the tests of the printer's waits,
     marked `printer_as_served`."""
-    from scorer.reports import printing
+    from scorer.reports import printing, weasy
 
     if request.node.get_closest_marker("printer_as_served"):
         return
     monkeypatch.setattr(printing, "WAIT", 120.0)
     monkeypatch.setattr(printing, "STARTING_CHECKS", 24_000)
+    # A record field's 375-page score slips take 20 s with two test workers on two cores
+    # and past the renderer's 60 s with four: the paper is printed however long it takes.
+    monkeypatch.setattr(weasy, "WAIT", 120.0)
+    monkeypatch.setattr(weasy, "TIMEOUT", 600.0)
 
 
 @pytest.hookimpl(hookwrapper=True)
