@@ -65,10 +65,10 @@ lint: $(VENV)/.installed-test node_modules/.package-lock.json
 	$(BIN)/mypy
 	npx eslint static/
 
-# Two test workers per core (pytest-xdist): a third of a run is waiting (for a browser, a
-# server, a poll), which the other worker's tests fill. A module's tests stay in one worker
-# (they share its servers and browser), the long modules first (tests/conftest.py).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+# One test worker per core (pytest-xdist; two per core gained 15 s and timed a browser
+# test out on PostgreSQL). A module's tests stay in one worker (they share its servers and
+# browser), the long modules first (tests/conftest.py).
+TEST_WORKERS ?= auto
 test: lint catalogues
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
