@@ -12,7 +12,6 @@ import json
 from typing import Any
 
 from flask import Response, g, jsonify
-from werkzeug.utils import secure_filename
 
 from scorer.api import answers
 from scorer.api.blueprint import bp, group_bp
@@ -33,16 +32,16 @@ from scorer.formats.archive_tournament import parse_tournament_archive
 from scorer.formats.evening import MalformedDocument, load_document, parse_import
 from scorer.i18n.catalogue import say_error
 from scorer.services import archives, tables, tournament_archives
+from scorer.web.downloads import attachment
 
 
 def archive_response(document: dict[str, Any], name: str, day: str) -> Response:
     """The archive as a download: compact JSON (a file of years), an ASCII file name."""
-    slug = secure_filename(name)[:40].strip("._-") or "haferl"
     body = json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
     return Response(
         body.encode("utf-8"),
         content_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="haferl-{slug}-{day}.json"'},
+        headers={"Content-Disposition": attachment(name, "json", day=day)},
     )
 
 

@@ -5,7 +5,6 @@ spreadsheet (CSV), in the reader's language (`file_language`: German unless aske
 from __future__ import annotations
 
 from flask import Response
-from werkzeug.utils import secure_filename
 
 from scorer.api.blueprint import bp
 from scorer.api.contract import described
@@ -16,6 +15,7 @@ from scorer.i18n.reader import file_language
 from scorer.reports import site
 from scorer.services import series as cups
 from scorer.services.tournaments import TournamentError
+from scorer.web.downloads import attachment
 
 SITE = "The website as a zip: index.html, the standings, a page per round, site.css"
 CSV = "The standings as CSV (UTF-8 with a byte order mark)"
@@ -23,11 +23,10 @@ CSV = "The standings as CSV (UTF-8 with a byte order mark)"
 
 def download(body: bytes, content_type: str, name: str, *, extension: str) -> Response:
     """`body` as a download named by an ASCII slug of `name` ('Bär-Cup' → 'Bar-Cup')."""
-    slug = secure_filename(name)[:40].strip("._-") or "haferl"
     return Response(
         body,
         content_type=content_type,
-        headers={"Content-Disposition": f'attachment; filename="haferl-{slug}.{extension}"'},
+        headers={"Content-Disposition": attachment(name, extension)},
     )
 
 

@@ -10,7 +10,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from flask import Response, g
-from werkzeug.utils import secure_filename
 
 from scorer.api.blueprint import table_bp
 from scorer.api.contract import described
@@ -24,7 +23,7 @@ from scorer.reports.pdf import score_sheet
 from scorer.reports.spreadsheet import csv_rows
 from scorer.services import archives, table_reads
 from scorer.store.models import TableSession
-from scorer.web.downloads import csv_response
+from scorer.web.downloads import attachment, csv_response
 
 
 @table_bp.get("/export.csv")
@@ -70,11 +69,10 @@ def export_json():
 
 
 def _attachment(session: TableSession, extension: str) -> str:
-    """An ASCII file name made of the table's name and date: nothing a header or a file
-    system could misread ('Bär & Co' → 'haferl-Bar_Co-2024-05-01.csv')."""
-    slug = secure_filename(session.name)[:40].strip("._-") or "abend"
-    day = session.created_at.date().isoformat()
-    return f'attachment; filename="haferl-{slug}-{day}.{extension}"'
+    """A file named by the table's name and date (`web.downloads.attachment`)."""
+    return attachment(
+        session.name, extension, day=session.created_at.date().isoformat(), fallback="abend"
+    )
 
 
 @table_bp.get("/export.pdf")

@@ -1,5 +1,6 @@
-"""Files as a download: a spreadsheet in the reader's language (`csv_response`, with its
-column titles and separator), as an evening's CSV and a season's are given."""
+"""Files as a download: the file name a download is given (`attachment`), and a
+spreadsheet in the reader's language (`csv_response`, with its column titles and
+separator), as an evening's CSV and a season's are given."""
 
 from __future__ import annotations
 
@@ -7,9 +8,22 @@ import csv
 import io
 
 from flask import Response
+from werkzeug.utils import secure_filename
 
 from scorer.i18n.words import lazy_gettext as _l
 from scorer.i18n.words import speaking
+
+
+def attachment(
+    name: str, extension: str, *, day: str | None = None, fallback: str = "haferl"
+) -> str:
+    """The Content-Disposition of a download named by an ASCII slug of `name` (and its
+    `day`): nothing a header or a file system could misread ('Bär & Co' →
+    'haferl-Bar_Co-2024-05-01.csv'); `fallback` where nothing of the name is left."""
+    slug = secure_filename(name)[:40].strip("._-") or fallback
+    dated = f"-{day}" if day else ""
+    return f'attachment; filename="haferl-{slug}{dated}.{extension}"'
+
 
 SEPARATORS = {"de": ";", "en": ","}
 """A German spreadsheet splits a line at semicolons (the comma is its decimal mark)."""
