@@ -113,6 +113,8 @@ def integrity(path: Path) -> str:
         return "no such file"
     try:
         with contextlib.closing(sqlite3.connect(path)) as db:
+            # What it found may quote the broken bytes, which need not be UTF-8.
+            db.text_factory = lambda raw: raw.decode("utf-8", "replace")
             rows = db.execute("PRAGMA integrity_check").fetchall()
     except sqlite3.DatabaseError as exc:
         return str(exc)
