@@ -41,7 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         instance_path=str(PROJECT_ROOT / "instance"),
         instance_relative_config=True,
         template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        static_folder=None,  # served under the version of its contents (`web.assets`)
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     _configure(app, test_config)
@@ -82,7 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     _guard_bodies(app)
     app.register_blueprint(api.bp)
-    web.init_app(app)
+    web.init_app(app, static=PROJECT_ROOT / "static")
     cli.register(app)  # `flask scorer create-organiser`, `backup` and `restore`
     return app
 

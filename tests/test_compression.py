@@ -18,8 +18,9 @@ def test_pages_json_and_styles_are_compressed_for_a_client_that_accepts_it(clien
     url = table_url(new_table(client))
     api_hand(client, url, "Anton")
     key = url.rsplit("/", 1)[1]
-    scripts = ("/static/js/main.js", "/static/js/entry.js")  # ES modules, as the pages load them
-    for address in (url, url + "/spiele", f"/api/v1/sessions/{key}", "/static/style.css", *scripts):
+    static = client.application.static_url_path  # as the pages name them: web.assets
+    files = (f"{static}/style.css", f"{static}/js/main.js", f"{static}/js/entry.js")
+    for address in (url, url + "/spiele", f"/api/v1/sessions/{key}", *files):
         plain = client.get(address)
         packed = client.get(address, headers=GZIP)
         assert plain.status_code == packed.status_code == 200, address

@@ -29,9 +29,10 @@ def test_every_module_is_imported_from_the_pages_entry():
 
 def test_the_pages_load_the_modules_at_once(client):
     page = client.get("/").get_data(as_text=True)
-    assert '<script type="module" src="/static/js/main.js"></script>' in page
+    static = client.application.static_url_path  # /static/<version>: web.assets
+    assert f'<script type="module" src="{static}/js/main.js"></script>' in page
     for name in imported_modules(str(JS), "main.js"):
-        assert f'<link rel="modulepreload" href="/static/js/{name}">' in page
+        assert f'<link rel="modulepreload" href="{static}/js/{name}">' in page
 
 
 def test_the_hooks_are_written_in_one_place():

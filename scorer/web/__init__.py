@@ -20,6 +20,7 @@ from scorer.reports.printing import COME_BACK, StillPrinting
 from scorer.reports.refusals import PrinterBusy
 from scorer.services import table_reads
 from scorer.store.busy import Busy, DiskFull, is_disk_full
+from scorer.web import assets
 from scorer.web.forms import SUIT_NAMES
 from scorer.web.links import language_url
 from scorer.web.scripts import imported_modules
@@ -33,7 +34,7 @@ def format_amount(cents: int, points: bool = False, signed: bool = False) -> str
     return f"{sign(value, signed)}{abs(value)} P"
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, *, static: Path) -> None:
     from scorer import auth, stammtisch, table, tournaments, uploads
 
     app.register_blueprint(table.bp)
@@ -41,6 +42,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(stammtisch.bp)
+    assets.init_app(app, static)
     _template_helpers(app)
     _error_pages(app)
 
