@@ -5,6 +5,7 @@ every name; one more player is refused in the organiser's words."""
 from __future__ import annotations
 
 import base64
+import re
 
 from scorer.domain.limits import MAX_TOURNAMENT_PLAYERS
 from scorer.services.accounts import create_organiser
@@ -16,7 +17,9 @@ FIELD = 1500
 
 def organiser(app) -> dict[str, str]:
     with app.app_context():
-        create_organiser("Orga", "orga@example.org", "geheim123")
+        create_organiser(
+            "Orga", "orga@example.org", "geheim123", hashing=app.config["PASSWORD_HASH"]
+        )
         db.session.commit()
     token = base64.b64encode(b"orga@example.org:geheim123").decode()
     return {"Authorization": f"Basic {token}"}
@@ -63,3 +66,5 @@ def test_a_field_of_1500_players_is_drawn_played_and_shown(app, client):
     assert client.post("/veranstalter/anmelden", data=signed_in).status_code == 302
     listed = client.get(f"/turniere/{tid}/runde/1/tische").get_data(as_text=True)
     assert all(name in listed for name in names)
+    codes = re.findall(r"<img [^>]*/qr\.svg[^>]*>", listed)  # fetched as they come into view
+    assert len(codes) == FIELD // 4 and all('loading="lazy"' in code for code in codes)
