@@ -22,6 +22,7 @@ from scorer.i18n import reader as i18n_reader
 from scorer.i18n.words import gettext
 from scorer.reports.desk import PDF_CACHE_BYTES, Desk
 from scorer.reports.paper import TIMEZONE, Clock
+from scorer.services.accounts import PASSWORD_HASH
 from scorer.store import connections
 from scorer.store.database import db
 from scorer.store.locks import release_at_the_end, release_writer
@@ -95,6 +96,7 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         SQLALCHEMY_ENGINE_OPTIONS={},
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         PDF_CACHE=str(Path(app.instance_path) / "pdf-cache"),
+        PASSWORD_HASH=PASSWORD_HASH,
         RATELIMIT_STORAGE_URI="memory://",
         # Every 429 of Flask-Limiter's says when to come back (Retry-After), and a limited
         # answer how much is left (X-RateLimit-*).

@@ -58,7 +58,9 @@ def create_organiser_command(name: str | None, email: str | None, password: str 
     if len(password) < MIN_PASSWORD:
         raise click.BadParameter(_("at least 8 characters"), param_hint="--password")
     try:
-        accounts.create_organiser(name, email, password)
+        accounts.create_organiser(
+            name, email, password, hashing=current_app.config["PASSWORD_HASH"]
+        )
     except ValueError as exc:
         raise click.ClickException(say_error(exc)) from None
     click.echo(_("Organiser %(email)s created.", email=email))

@@ -30,6 +30,11 @@ of every helper in tests/support/ are rewritten as a test module's are."""
 
 DATA = Path(__file__).parent / "data"
 SETUP_CODE = "test-setup-code"
+QUICK_HASH = "pbkdf2:sha256:1"
+"""How the tests' apps keep a password (`PASSWORD_HASH`; the app's is scrypt, about 70 ms a
+check here): the 600 accounts the suite makes, its logins and every HTTP Basic request of
+its browser tests cost it a minute of scrypt. The check is the app's all the same: werkzeug
+reads the method from the kept hash."""
 """The first organiser sign-up's one-time code in the tests (`make run` prints a random one)."""
 
 
@@ -195,6 +200,7 @@ def make_app(tmp_path: Path, **config):
             "SECRET_KEY": "test",
             "RATE_LIMITS": False,
             "SETUP_CODE": SETUP_CODE,
+            "PASSWORD_HASH": QUICK_HASH,
             "PDF_CACHE": str(tmp_path / "pdf-cache"),
             **config,
         }

@@ -39,7 +39,9 @@ def basic(email: str, password: str = PASSWORD) -> dict[str, str]:
 def organisers(app, *emails: str) -> None:
     with app.app_context():
         for email in emails:
-            create_organiser(email.split("@")[0], email, PASSWORD)
+            create_organiser(
+                email.split("@")[0], email, PASSWORD, hashing=app.config["PASSWORD_HASH"]
+            )
         db.session.commit()
 
 

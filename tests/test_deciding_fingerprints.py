@@ -61,7 +61,7 @@ def euro(cents: int) -> str:
 
 def organiser(app) -> dict[str, str]:
     with app.app_context():
-        create_organiser("Leitung", EMAIL, PASSWORD)
+        create_organiser("Leitung", EMAIL, PASSWORD, hashing=app.config["PASSWORD_HASH"])
         db.session.commit()
     return {"Authorization": "Basic " + base64.b64encode(f"{EMAIL}:{PASSWORD}".encode()).decode()}
 

@@ -126,7 +126,9 @@ def test_the_haferl_is_shared_by_the_evenings_each_attended_this_season(client):
 
 def organiser_auth(app) -> dict[str, str]:
     with app.app_context():
-        create_organiser("Orga", "orga@example.org", "geheim123")
+        create_organiser(
+            "Orga", "orga@example.org", "geheim123", hashing=app.config["PASSWORD_HASH"]
+        )
         db.session.commit()
     token = base64.b64encode(b"orga@example.org:geheim123").decode()
     return {"Authorization": f"Basic {token}"}

@@ -9,11 +9,13 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from sqlalchemy import select
 
+from scorer.app import create_app
 from scorer.extensions import limiter
 from scorer.store.database import db
 from scorer.store.models import Organiser, TableSession, Tournament
-from tests.conftest import dispose, make_app
+from tests.conftest import QUICK_HASH, SETUP_CODE, dispose, make_app
 from tests.support.tables import new_table
 from tests.support.tournaments import API, PASSWORD, basic, create, created, draw, log_in, organiser
 
@@ -192,7 +194,48 @@ def test_an_unknown_address_is_checked_against_a_hash_too(app, monkeypatch):
     monkeypatch.setattr(credentials, "check_password_hash", lambda h, p: checked.append(h) or False)
     with app.test_request_context():
         assert credentials.check("nobody@example.org", "x") is None
-    assert checked == [credentials._DUMMY_HASH]
+    # by the method a real account's password is kept by: it costs the same
+    assert checked == [credentials._nobodys_hash(app.config["PASSWORD_HASH"])]
+    assert checked[0].startswith(f"{app.config['PASSWORD_HASH']}$")
+
+
+def test_a_password_is_kept_by_scrypt_unless_the_settings_say_otherwise(tmp_path):
+    """The app's own setting, not the tests' quicker one (`tests.conftest.QUICK_HASH`)."""
+    settings = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'own.sqlite3'}",
+        "WTF_CSRF_ENABLED": False,
+        "SECRET_KEY": "test",
+        "SETUP_CODE": SETUP_CODE,
+        "PDF_CACHE": str(tmp_path / "pdf-cache"),
+    }
+    for config, method in (
+        (settings, "scrypt:"),
+        ({**settings, "PASSWORD_HASH": QUICK_HASH}, QUICK_HASH + "$"),
+    ):
+        app = create_app(config)
+        with app.app_context():
+            db.drop_all()
+            db.create_all()
+        client = app.test_client()
+        signed_up = client.post(
+            "/veranstalter/registrieren",
+            data={
+                "setup_code": SETUP_CODE,
+                "name": "Orga",
+                "email": "orga@example.org",
+                "password": PASSWORD,
+                "confirm": PASSWORD,
+            },
+        )
+        assert signed_up.status_code == 302, signed_up.get_data(as_text=True)
+        with app.app_context():
+            kept = db.session.scalars(select(Organiser.password_hash)).one()
+        assert kept.startswith(method), kept
+        assert (
+            client.get(f"{API}/tournaments", headers=basic("orga@example.org")).status_code == 200
+        )
+        dispose(app)
 
 
 # --- 4. sessions that end ------------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import cache
 
 from flask import current_app, request
 from flask_limiter.util import get_remote_address
@@ -36,7 +37,13 @@ ACCOUNT_BRAKE = parse("30/hour")
 """Wrong passwords for one account from anywhere before its brake holds."""
 FAILED_BEFORE = parse("1/hour")
 """An address has failed for the account in the last hour when this count is full."""
-_DUMMY_HASH = generate_password_hash("no account has this password")
+
+
+@cache
+def _nobodys_hash(method: str) -> str:
+    """A hash by `method` that no password matches: an e-mail address without an account
+    costs the check a real one costs, so the time does not tell which addresses have one."""
+    return generate_password_hash("no account has this password", method=method)
 
 
 class TooManyFailures(Exception):
@@ -58,7 +65,7 @@ def check(email: str, password: str) -> Organiser | None:
         _refuse_while_full(email)
     organiser = db.session.scalar(select(Organiser).where(Organiser.email == email))
     if organiser is None:
-        check_password_hash(_DUMMY_HASH, password or "")
+        check_password_hash(_nobodys_hash(current_app.config["PASSWORD_HASH"]), password or "")
     elif organiser.check_password(password or ""):
         return organiser
     if counting:

@@ -138,7 +138,10 @@ def signup():
             return render_template("auth/signup.html", form=form), 422
         try:
             organiser = accounts.first_organiser(
-                form.name.data, form.email.data, form.password.data
+                form.name.data,
+                form.email.data,
+                form.password.data,
+                hashing=current_app.config["PASSWORD_HASH"],
             )
         except RuleError as exc:
             form.name.errors = [say(m) for m in exc.fields.get("name", [])]

@@ -178,8 +178,10 @@ class Organiser(UserMixin, Model):
     def new_session_token(self) -> None:
         self.session_token = secrets.token_urlsafe(32)
 
-    def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+    def set_password(self, password: str, method: str) -> None:
+        """Keeps the password hashed by werkzeug's `method` (its name is kept with the hash:
+        the check reads it there)."""
+        self.password_hash = generate_password_hash(password, method=method)
         self.new_session_token()
 
     def check_password(self, password: str) -> bool:

@@ -7,18 +7,10 @@ from __future__ import annotations
 import base64
 import random
 
-from werkzeug.security import generate_password_hash
-
 from scorer.services.accounts import create_organiser
-from scorer.store.database import db
 
 GAME, SYSTEM = "haferltarock", "parlett-units"
 PASSWORD = "geheim123"
-QUICK_HASH = "pbkdf2:sha256:1"
-"""How `organiser` keeps the test password once the account is made: every request with
-HTTP Basic checks it, and scrypt's check (the app's, about 70 ms here) cost each test
-that plays a tournament through the API seconds. The check itself is the app's: werkzeug
-reads the method from the kept hash."""
 API = "/api/v1"
 
 
@@ -31,9 +23,7 @@ def basic(email: str, password: str = PASSWORD) -> dict[str, str]:
 def organiser(app, email: str = "orga@example.org", name: str = "Orga") -> dict[str, str]:
     """An organiser account; returns the HTTP Basic header that authenticates as it."""
     with app.app_context():
-        account = create_organiser(name, email, PASSWORD)
-        account.password_hash = generate_password_hash(PASSWORD, method=QUICK_HASH)
-        db.session.commit()
+        create_organiser(name, email, PASSWORD, hashing=app.config["PASSWORD_HASH"])
     return basic(email)
 
 
