@@ -45,8 +45,9 @@ hands the outage caught (an attempt without an answer), how many of them had bee
 before the kill with their answer cut (the replay with the same key was answered with the
 stored hand), their retries, and hands lost. Then every request by what came back:
 answered, refused while the server was down (ConnectionRefusedError, expected), cut by the
-kill (a connection reset or closed while in flight, expected) and errors (a 4xx, a 5xx, or
-no answer outside an outage), the errors listed apart; the hands' answer times outside the
+kill (a connection reset or closed while in flight, expected) and errors (a 4xx other than
+the 404 of a round looked up after its draw's answer was lost, a 5xx, or no answer outside
+an outage), the errors listed apart; the hands' answer times outside the
 outages. The checks at the end: per table the acknowledged numbers are exactly the stored
 ones, 1..N without a gap, each stored hand carries the Idempotency-Key and facts its tablet
 acknowledged (stored once, none twice), the balances equal a fresh fold and the sums of

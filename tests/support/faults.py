@@ -53,6 +53,8 @@ class Request:
     status: int | None
     failure: str | None = None
     """Why no answer came: the exception's name."""
+    expected: tuple[int, ...] = ()
+    """Refusals the asker expects as an answer (a round looked up that was not drawn)."""
 
 
 @dataclass
@@ -141,14 +143,20 @@ class Day:
     # requests
 
     def ask(
-        self, who: str, method: str, path: str, body: Any = None, headers: dict | None = None
+        self,
+        who: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict | None = None,
+        expected: tuple[int, ...] = (),
     ) -> tuple[Request, Any]:
         began, failure, answer, status = time.monotonic(), None, None, None
         try:
             status, answer = call(self.port, method, path, body, headers, timeout=30)
         except (OSError, HTTPException) as exc:
             failure = type(exc).__name__
-        request = Request(who, began, time.monotonic(), status, failure)
+        request = Request(who, began, time.monotonic(), status, failure, expected)
         with self.lock:
             self.requests.append(request)
         return request, answer
@@ -173,8 +181,8 @@ class Day:
             request, round_ = self.ask("organiser", "POST", rounds, {}, self.auth)
             if request.status == 201:
                 break
-            status, round_ = self.until_answered(
-                "organiser", "GET", f"{rounds}/{number}", headers=self.auth
+            status, round_ = self.until_answered(  # 404: the lost POST drew nothing
+                "organiser", "GET", f"{rounds}/{number}", headers=self.auth, expected=(404,)
             )
             if status == 200:
                 break
@@ -354,10 +362,11 @@ def run(day: Day, restarter: Restarter, seconds: float, kills: int, finish: floa
 def classify(request: Request, outages: list[Outage]) -> tuple[str, int | None]:
     """("answered" | "refused while down" | "cut by the kill" | "error", the outage's index):
     no answer while the server was down (from a kill to its first answer again) is
-    expected, a refused connection or one cut; any other missing answer, a 4xx or a 5xx
-    is an error."""
+    expected, a refused connection or one cut; any other missing answer, a 4xx (but one
+    the asker expects: `Request.expected`) or a 5xx is an error."""
     if request.status is not None:
-        return ("answered" if request.status < 400 else "error"), None
+        answered = request.status < 400 or request.status in request.expected
+        return ("answered" if answered else "error"), None
     for index, outage in enumerate(outages):
         if outage.covers(request.began, request.ended):
             return (
