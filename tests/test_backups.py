@@ -204,6 +204,25 @@ def response(answer) -> tuple[int, dict]:
     return answer.status_code, answer.get_json()
 
 
+def test_a_backup_whose_damage_sqlite_cannot_say_is_refused(tmp_path):
+    """A broken schema whose error message quotes bytes that are not UTF-8 (Python's
+    sqlite3 cannot even read what SQLite says): refused like any other broken file."""
+    database, app, client, key = table_with_hands(tmp_path, 3)
+    broken = tmp_path / "broken.sqlite3"
+    backups.take_backup(database, broken)
+    data = broken.read_bytes()
+    assert b"CREATE TABLE hand" in data
+    broken.write_bytes(data.replace(b"CREATE TABLE hand", b"CREATE \x90ABLE hand", 1))
+    found = backups.integrity(broken)
+    assert found != "ok" and "unreadable" in found
+    hands = stored_hands(database)
+    result = app.test_cli_runner().invoke(args=["scorer", "restore", str(broken)])
+    assert result.exit_code == 1 and "keine unversehrte SQLite-Datenbank" in result.output
+    assert stored_hands(database) == hands
+    with app.app_context():
+        db.engine.dispose()
+
+
 def test_a_broken_backup_is_refused_and_nothing_changes(tmp_path):
     database, app, client, key = table_with_hands(tmp_path, 39)
     broken = tmp_path / "broken.sqlite3"

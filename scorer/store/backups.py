@@ -118,6 +118,8 @@ def integrity(path: Path) -> str:
             rows = db.execute("PRAGMA integrity_check").fetchall()
     except sqlite3.DatabaseError as exc:
         return str(exc)
+    except UnicodeDecodeError:  # SQLite's own message quoted the broken bytes
+        return "damaged, and SQLite's report of it is unreadable"
     return "; ".join(str(row[0]) for row in rows[:5])
 
 
