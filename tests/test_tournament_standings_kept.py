@@ -15,6 +15,7 @@ from collections import Counter
 import pytest
 
 from scorer.api import tournaments as tournament_api
+from scorer.services import standings_at as standings_at_module
 from scorer.services import tournaments as ops
 from scorer.store.database import db
 from scorer.store.models import HandRecord, TableSession, Tournament
@@ -118,3 +119,40 @@ def test_kept_standings_equal_a_fresh_fold_after_every_write(app, client, seed, 
         stored = db.session.get(Tournament, tournament["id"])
         assert any(s.total for s in ops.tournament_standings(stored))
         assert any(s.wins_as_declarer for s in ops.tournament_standings(stored))
+
+
+def test_the_page_and_the_json_at_one_version_are_one_fold(
+    app, client, standings_clock, monkeypatch
+):
+    """The live page (in both languages) and the projectors' JSON, rendered at the same
+    version, fold the standings once (`standings_at`); a hand makes a new version, which
+    both show."""
+    folds = []
+    fold = standings_at_module.tournament_standings
+    monkeypatch.setattr(
+        standings_at_module, "tournament_standings", lambda t: folds.append(t.id) or fold(t)
+    )
+    auth = organiser(app)
+    tournament = created(client, auth, PLAYERS, rounds=1, deals=1)
+    round_ = draw(client, auth, tournament["id"])
+    key = tournament["key"]
+
+    def read_both() -> tuple[list[dict], str, str]:
+        json = client.get(f"{API}/standings/{key}").get_json()
+        german = client.get(f"/turnier/{key}/stand").get_data(as_text=True)
+        english = client.get(f"/turnier/{key}/stand?lang=en").get_data(as_text=True)
+        return json, german, english
+
+    json, german, english = read_both()
+    assert len(folds) == 1 and "Standings" in english and "Stand" in german
+    assert all(row["total"] == 0 for row in json)
+    table = round_["tables"][0]["key"]
+    hand = random_hand(random.Random(4), active_players(session_of(client, table)))
+    assert client.post(f"{API}/sessions/{table}/hands", json=hand).status_code == 201
+    standings_clock.later()
+    json, german, english = read_both()
+    assert len(folds) == 2
+    with app.app_context():
+        fresh = ops.fresh_standings(db.session.get(Tournament, tournament["id"]))
+    assert [(r["player"], r["total"]) for r in json] == [(s.player, s.total) for s in fresh]
+    assert any(s.total for s in fresh)

@@ -15,12 +15,14 @@ from scorer.api.errors import ApiError, error_response
 from scorer.auth import credentials
 from scorer.domain import RuleError, tournament_commands
 from scorer.domain.message import msg
+from scorer.domain.tournament import Standing
 from scorer.domain.tournament_commands import Door, DrawRound, prize_plan
 from scorer.extensions import limiter, rate_limits_off
 from scorer.i18n.catalogue import say_error
 from scorer.live import RecentPages, live_etag, recent_page
 from scorer.services import draws, series
 from scorer.services import tournaments as ops
+from scorer.services.standings_at import standings_at
 from scorer.store.errors import NotFound
 from scorer.store.models import Organiser, Tournament, TournamentRound
 
@@ -127,9 +129,9 @@ def round_answer(r: TournamentRound) -> answers.Round:
     )
 
 
-def standings_to_json(t: Tournament) -> list[dict[str, Any]]:
-    """The standings, one row per player: the total with the director's `adjustment` in
-    it, and `final` once the tournament is finished."""
+def standings_to_json(t: Tournament, rows: list[Standing] | None = None) -> list[dict[str, Any]]:
+    """The standings (`rows`, or the tournament's now), one row per player: the total with
+    the director's `adjustment` in it, and `final` once the tournament is finished."""
     return [
         answers.Standing(
             place=s.place,
@@ -143,7 +145,7 @@ def standings_to_json(t: Tournament) -> list[dict[str, Any]]:
             last_round=s.last_round,
             final=t.finished,
         ).as_json()
-        for s in ops.tournament_standings(t)
+        for s in (ops.tournament_standings(t) if rows is None else rows)
     ]
 
 
@@ -292,18 +294,21 @@ PUBLIC_STANDINGS = RecentPages(max_age=0.5)
 def public_standings(tournament_key: str):
     """A projector that asks with If-None-Match gets 304 while nothing changed."""
     tournament: Tournament | None = None
+    version: tuple[int, ...] = ()
 
     def look() -> str:
-        nonlocal tournament
+        nonlocal tournament, version
         try:
             tournament = ops.get_public(tournament_key)
         except NotFound:
             raise ApiError(404, "not_found", msg("no such tournament")) from None
-        return live_etag("standings-json", *ops.live_version(tournament))
+        version = ops.live_version(tournament)
+        return live_etag("standings-json", *version)
 
     def render(etag: str) -> str:
         assert tournament is not None  # looked up by look()
-        return current_app.json.dumps(standings_to_json(tournament)) + "\n"
+        rows = standings_at(tournament, version)
+        return current_app.json.dumps(standings_to_json(tournament, rows)) + "\n"
 
     name = live_etag("standings-json", tournament_key)
     return recent_page(PUBLIC_STANDINGS, name, look, render=render, mimetype="application/json")

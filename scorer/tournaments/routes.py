@@ -22,6 +22,7 @@ from scorer.live import RecentPages, conditional, live_etag, recent_page
 from scorer.reports import tournament_pdf
 from scorer.services import director, draws, registration, tournament_archives
 from scorer.services import tournaments as ops
+from scorer.services.standings_at import standings_at
 from scorer.store.errors import Conflict, NotFound
 from scorer.store.models import Tournament, TournamentRound, utcnow
 from scorer.tournaments.blueprint import bp
@@ -349,21 +350,23 @@ def standings(key: str):
     """The live standings: public by the tournament's key, big type. They follow the
     tables live (static/js/live.js asks with the ETag: `304` while nothing changed)."""
     tournament: Tournament | None = None
+    version: tuple[int, ...] = ()
 
     def look() -> str:
-        nonlocal tournament
+        nonlocal tournament, version
         try:
             tournament = ops.get_public(key)
         except NotFound:
             abort(404, _("There are no such tournament standings."))
-        return live_etag("standings", *ops.live_version(tournament))
+        version = ops.live_version(tournament)
+        return live_etag("standings", *version)
 
     def render(etag: str) -> str:
         assert tournament is not None  # looked up by look()
         return render_template(
             "tournaments/standings.html",
             tournament=tournament,
-            standings=ops.tournament_standings(tournament),
+            standings=standings_at(tournament, version),
             reasons=director.reasons(tournament),
             current=ops.current_round(tournament),
             game=GAMES[tournament.game],
