@@ -5,6 +5,7 @@ for the database: one process on SQLite, cores + 1 on PostgreSQL); `GUNICORN_CMD
 `FORWARDED_ALLOW_IPS` reach gunicorn as usual.
 """
 
+import gc
 import os
 
 from scorer.serve import KEEP_ALIVE, THREADS, TIMEOUT
@@ -30,3 +31,10 @@ keepalive = KEEP_ALIVE
 accesslog = "-"
 # No control socket: unused here, and two servers on one machine would share its path.
 control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """The app is loaded: what it made to start (modules, routes, models, templates) is
+    moved out of the garbage collector's reach (`gc.freeze`), so a full collection under
+    load walks only what the requests made, not the whole process."""
+    gc.freeze()
