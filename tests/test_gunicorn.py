@@ -5,6 +5,7 @@ against, and sorts a connection's bytes into whole requests."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -89,15 +90,13 @@ def test_a_chunked_body_is_gathered_until_its_last_chunk():
     assert worker.arrived(chunked + b"2\r\n{}\r\n") is None
 
 
-def settings(**env: str) -> dict[str, object]:
-    """gunicorn's settings as its own loader reads gunicorn.conf.py, in a fresh process."""
+def with_the_settings(code: str, **env: str) -> str:
+    """What `code` prints in a fresh process where gunicorn's own loader has read
+    gunicorn.conf.py into `c` (gunicorn's settings)."""
     script = (
-        "import json, sys; from gunicorn.app.wsgiapp import WSGIApplication;"
+        "import sys; from gunicorn.app.wsgiapp import WSGIApplication;"
         "sys.argv = ['gunicorn', '--config', sys.argv[1], 'wsgi:app'];"
-        "app = WSGIApplication(); c = app.cfg;"
-        "print(json.dumps({k: str(getattr(c, k)) for k in"
-        " ('bind', 'workers', 'threads', 'worker_class_str', 'timeout', 'keepalive',"
-        " 'accesslog', 'control_socket_disable')}))"
+        f"c = WSGIApplication().cfg; {code}"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(serve.CONFIG)],
@@ -108,9 +107,17 @@ def settings(**env: str) -> dict[str, object]:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    import json
+    return done.stdout
 
-    return json.loads(done.stdout)
+
+def settings(**env: str) -> dict[str, object]:
+    """gunicorn's settings as its own loader reads gunicorn.conf.py, in a fresh process."""
+    code = (
+        "import json; print(json.dumps({k: str(getattr(c, k)) for k in"
+        " ('bind', 'workers', 'threads', 'worker_class_str', 'timeout', 'keepalive',"
+        " 'accesslog', 'control_socket_disable')}))"
+    )
+    return json.loads(with_the_settings(code, **env))
 
 
 def test_make_runs_server_is_the_settings_file_with_host_port_and_workers():
@@ -140,20 +147,9 @@ def test_a_worker_with_its_app_loaded_keeps_it_out_of_the_garbage_collector():
     """gunicorn.conf.py's `post_worker_init` (as gunicorn's loader reads it) freezes what
     the process made so far: a full collection under load then walks only the requests'
     objects (at 500 players on one core, standings p95 124 -> 62 ms on PostgreSQL)."""
-    script = (
-        "import gc, sys; from gunicorn.app.wsgiapp import WSGIApplication;"
-        "sys.argv = ['gunicorn', '--config', sys.argv[1], 'wsgi:app'];"
-        "c = WSGIApplication().cfg; before = gc.get_freeze_count();"
-        "c.post_worker_init(None); print(before, gc.get_freeze_count())"
+    code = (
+        "import gc; before = gc.get_freeze_count(); c.post_worker_init(None);"
+        " print(before, gc.get_freeze_count())"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(serve.CONFIG)],
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    before, after = map(int, done.stdout.split())
+    before, after = map(int, with_the_settings(code).split())
     assert after > before + 10_000  # every object the process holds by then
