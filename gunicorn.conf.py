@@ -8,7 +8,7 @@ for the database: one process on SQLite, cores + 1 on PostgreSQL); `GUNICORN_CMD
 import gc
 import os
 
-from scorer.serve import KEEP_ALIVE, THREADS, TIMEOUT
+from scorer.serve import CONNECTIONS, KEEP_ALIVE, THREADS, TIMEOUT
 from scorer.worker import require_known_gunicorn
 
 require_known_gunicorn()
@@ -24,6 +24,7 @@ timeout = TIMEOUT
 # than that, so a watching device does not open a new one for every ask. It waits in the
 # worker's poller, not in a thread.
 keepalive = KEEP_ALIVE
+worker_connections = CONNECTIONS
 # No max_requests: with SQLite's one process, each replacement stopped every table for the
 # ~1.4 s a new worker takes to start; PDFs render in a child process, and a worker's memory
 # levels off (about 130 MB after 18 imports of 1,990 hands and 60 answers of a 1,990-hand

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -37,6 +38,11 @@ WORKERS_SQLITE = 1
 THREADS = 8
 TIMEOUT = 60
 KEEP_ALIVE = 5
+CONNECTIONS = 4096
+"""Connections a server process holds at once (gunicorn's `worker_connections`, 1,000 by
+default): every phone of a 1,500-player event keeps one open while it follows the
+standings, with the tablets and projectors beside them; at 1,000 the 1,001st waited in the
+backlog until it gave up (a bench of 1,500 phones: 502 of them never answered)."""
 
 
 def lan_address() -> str | None:
@@ -258,6 +264,16 @@ def banner(host: str, port: str, code: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def room_for_connections() -> None:
+    """Open files enough for CONNECTIONS (and the database's, the logs'): the soft limit
+    raised as far as the hard one allows (a shell's is often 1,024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTIONS + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raise_to = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, raise_to), hard))
+
+
 def main() -> None:
     host = os.environ.get("HOST") or "0.0.0.0"
     port = os.environ.get("PORT") or "5000"
@@ -272,6 +288,7 @@ def main() -> None:
         PORT=port,
         WORKERS=str(workers_for(prepared.sqlite, int(workers) if workers else None)),
     )
+    room_for_connections()
     argv = gunicorn_argv()
     # The lock taken by prepare() stays held: its descriptor is inherited by gunicorn.
     os.execv(argv[0], argv)

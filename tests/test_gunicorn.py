@@ -115,7 +115,7 @@ def settings(**env: str) -> dict[str, object]:
     code = (
         "import json; print(json.dumps({k: str(getattr(c, k)) for k in"
         " ('bind', 'workers', 'threads', 'worker_class_str', 'timeout', 'keepalive',"
-        " 'accesslog', 'control_socket_disable')}))"
+        " 'worker_connections', 'accesslog', 'control_socket_disable')}))"
     )
     return json.loads(with_the_settings(code, **env))
 
@@ -129,6 +129,7 @@ def test_make_runs_server_is_the_settings_file_with_host_port_and_workers():
         "worker_class_str": "scorer.worker.TabletsFirstWorker",
         "timeout": str(serve.TIMEOUT),
         "keepalive": str(serve.KEEP_ALIVE),
+        "worker_connections": str(serve.CONNECTIONS),
         "accesslog": "-",
         "control_socket_disable": "True",
     }
@@ -153,3 +154,18 @@ def test_a_worker_with_its_app_loaded_keeps_it_out_of_the_garbage_collector():
     )
     before, after = map(int, with_the_settings(code).split())
     assert after > before + 10_000  # every object the process holds by then
+
+
+def test_make_run_makes_room_for_every_connection_a_process_holds(monkeypatch):
+    """A shell's soft limit of 1,024 open files is raised (within the hard limit) before
+    gunicorn starts: a process holds up to CONNECTIONS connections."""
+    import resource
+
+    limits = {"now": (1024, 65536)}
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: limits["now"])
+    monkeypatch.setattr(resource, "setrlimit", lambda kind, value: limits.update(now=value))
+    serve.room_for_connections()
+    assert limits["now"] == (serve.CONNECTIONS + 256, 65536)
+    limits["now"] = (1024, 2048)  # a hard limit below: as far as it allows
+    serve.room_for_connections()
+    assert limits["now"] == (2048, 2048)
